@@ -1,0 +1,60 @@
+// What the outer loop and an inner solver exchange (paper Algorithm 1, line 4):
+// the inner solver minimizes Q_beta from a start point until
+//   ||grad Q_beta(x)|| <= tau(x)                                   (2.4)
+// while never letting Q_beta increase beyond rounding, so (2.3) holds.
+#ifndef QPM_INNER_INNER_SOLVER_HPP_
+#define QPM_INNER_INNER_SOLVER_HPP_
+
+#include <functional>
+
+#include "qpm/penalty.hpp"
+#include "qpm/tolerance.hpp"
+
+namespace qpm {
+
+// Each value says what the Iterate passed to Minimize holds afterwards.
+enum class InnerStatus {
+  kConverged,       // a point with ||grad Q|| <= tau(x): the subproblem's answer
+  kIterationLimit,  // the last accepted point; the iteration budget ran out
+  kTimeLimit,       // the last accepted point; the CPU deadline passed
+  kStalled,         // the last accepted point; no acceptable step was found
+  kUserStop,        // the last accepted point; the iteration callback said stop
+};
+
+const char* ToString(InnerStatus status);
+
+// Describes one accepted inner step, for logs and user callbacks.
+struct StepInfo {
+  double step_size = 0.0;  // line-search t or trust-region radius used
+  double step_norm = 0.0;  // ||x_new - x_old||
+  int backtracks = 0;      // rejected trials before acceptance
+};
+
+struct InnerControl {
+  FeasibilityTolerance tolerance;
+  long max_iterations = 0;      // budget for this call
+  double cpu_deadline = 1e300;  // absolute process CPU seconds (CpuSeconds())
+  // Called after each accepted step; returning false stops with kUserStop.
+  std::function<bool(const Iterate&, const StepInfo&)> on_iteration;
+};
+
+struct InnerSummary {
+  InnerStatus status = InnerStatus::kConverged;
+  long iterations = 0;  // accepted steps
+  double tau = 0.0;     // tau(x) at the returned point
+};
+
+// An inner solver: `x` holds a point with values and gradient for the
+// penalty's current beta; on return it holds the point its status describes.
+class InnerSolver {
+ public:
+  virtual ~InnerSolver() = default;
+  virtual InnerSummary Minimize(const InnerControl& control, Iterate* x) = 0;
+};
+
+// Process CPU time in seconds.
+double CpuSeconds();
+
+}  // namespace qpm
+
+#endif  // QPM_INNER_INNER_SOLVER_HPP_

@@ -1,0 +1,13 @@
+// Umbrella header: everything a user of qpm needs.
+#ifndef QPM_QPM_HPP_
+#define QPM_QPM_HPP_
+
+#include "qpm/application.hpp"
+#include "qpm/compare.hpp"
+#include "qpm/options.hpp"
+#include "qpm/problem.hpp"
+#include "qpm/solver.hpp"
+#include "qpm/tnlp_problem.hpp"
+#include "qpm/tolerance.hpp"
+
+#endif  // QPM_QPM_HPP_

@@ -1,0 +1,98 @@
+// Boundary adapter: an Ipopt TNLP seen as a qpm::Problem.
+//
+// It honours the TNLP contract (IPOPT-NOTES.md): structure calls once,
+// C or Fortran index style, repeated triplets summed, Hessian in either
+// triangle (stored lower), new_x = false only when the previous evaluation
+// was at exactly this x, bounds at or beyond nlp_{lower,upper}_bound_inf are
+// infinite. The core sees f_s = obj_scaling * f and c = g - g_l.
+//
+// This scope: equality rows only and no finite variable bounds; any
+// other model is refused with a message naming the first offending index.
+#ifndef QPM_TNLP_PROBLEM_HPP_
+#define QPM_TNLP_PROBLEM_HPP_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <IpTNLP.hpp>
+
+#include "qpm/problem.hpp"
+
+namespace qpm {
+
+struct TnlpOptions {
+  double lower_bound_inf = -1e19;  // nlp_lower_bound_inf
+  double upper_bound_inf = 1e19;   // nlp_upper_bound_inf
+  double obj_scaling = 1.0;        // obj_scaling_factor (negative maximizes)
+  bool need_hessian = false;       // make the eval_h structure call
+};
+
+// How often each TNLP callback was made (value calls, not structure calls).
+struct CallbackCounts {
+  long eval_f = 0;
+  long eval_g = 0;
+  long eval_grad_f = 0;
+  long eval_jac_g = 0;
+  long eval_h = 0;
+  double cpu_time = 0.0;  // process CPU seconds spent inside the callbacks
+};
+
+class TnlpProblem : public Problem {
+ public:
+  // Queries sizes, bounds, structures and x0. Returns null when the model is
+  // invalid or not supported; `error` then says why.
+  static std::unique_ptr<TnlpProblem> Create(const Ipopt::SmartPtr<Ipopt::TNLP>& tnlp,
+                                             const TnlpOptions& options,
+                                             std::string* error);
+
+  int num_variables() const override { return n_; }
+  int num_constraints() const override { return m_; }
+  void InitJacobian(SparseMatrix* jacobian) const override { *jacobian = jac_pattern_; }
+  bool EvalObjective(const ConstVectorRef& x, double* f) override;
+  bool EvalConstraints(const ConstVectorRef& x, VectorRef c) override;
+  bool EvalGradient(const ConstVectorRef& x, VectorRef grad_f) override;
+  bool EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) override;
+  bool has_hessian() const override { return has_hessian_; }
+  void InitHessian(SparseMatrix* hessian) const override { *hessian = hess_pattern_; }
+  bool EvalHessian(const ConstVectorRef& x, double sigma, const ConstVectorRef& lambda,
+                   SparseMatrix* hessian) override;
+
+  const Vector& starting_point() const { return x0_; }
+  const Vector& constraint_lower() const { return g_l_; }
+  double obj_scaling() const { return options_.obj_scaling; }
+  const CallbackCounts& counts() const { return counts_; }
+  Ipopt::TNLP::IndexStyleEnum index_style() const { return index_style_; }
+
+ private:
+  TnlpProblem(const Ipopt::SmartPtr<Ipopt::TNLP>& tnlp, const TnlpOptions& options);
+  bool ReadSizesAndBounds(std::string* error);
+  bool ReadJacobianStructure(std::string* error);
+  bool ReadHessianStructure(std::string* error);
+  bool NewX(const ConstVectorRef& x);
+
+  Ipopt::SmartPtr<Ipopt::TNLP> tnlp_;
+  TnlpOptions options_;
+  int n_ = 0;
+  int m_ = 0;
+  int nnz_jac_ = 0;
+  int nnz_h_ = 0;
+  Ipopt::TNLP::IndexStyleEnum index_style_ = Ipopt::TNLP::C_STYLE;
+  Vector x0_;
+  Vector g_l_;
+  SparseMatrix jac_pattern_;
+  std::vector<int> jac_slot_;       // triplet k -> value index in the CSR matrix
+  std::vector<double> jac_values_;  // triplet values from eval_jac_g
+  bool has_hessian_ = false;
+  SparseMatrix hess_pattern_;
+  std::vector<int> hess_slot_;
+  std::vector<double> hess_values_;
+  Vector lambda_buffer_;
+  Vector last_x_;
+  bool have_last_x_ = false;
+  CallbackCounts counts_;
+};
+
+}  // namespace qpm
+
+#endif  // QPM_TNLP_PROBLEM_HPP_

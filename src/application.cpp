@@ -1,0 +1,293 @@
+#include "qpm/application.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <new>
+
+#include <IpJournalist.hpp>
+#include <IpOptionsList.hpp>
+#include <IpRegOptions.hpp>
+
+#include "solve_log.hpp"
+#include "statistics_shim.hpp"
+
+namespace qpm {
+
+using namespace Ipopt;
+
+namespace {
+
+constexpr const char* kVersion = "0.1.0";
+
+// Ipopt's tolerances are max-norms; qpm's tests use the paper's 2-norms.
+void RegisterOptionsImpl(const SmartPtr<RegisteredOptions>& r) {
+  r->SetRegisteringCategory("QPM (Quadratic Penalty Method)");
+  r->AddStringOption1("qpm_inner_solver", "Inner solver for the penalty subproblems.",
+                      "gradient-descent", "gradient-descent",
+                      "steepest descent with Armijo backtracking (QPM-GD)");
+  r->AddLowerBoundedNumberOption("qpm_penalty_init", "Initial penalty parameter beta0 (>= 1).",
+                                 1.0, false, 1.0);
+  r->AddLowerBoundedNumberOption("qpm_penalty_growth", "Penalty growth factor alpha (> 1).",
+                                 1.0, true, 1.2);
+  r->AddLowerBoundedNumberOption(
+      "qpm_tolerance_cap",
+      "tau_cap of the feasibility-aware tolerance tau(x) = max(eps1, min(tau_cap, eps1/eps0 ||c(x)||)).",
+      0.0, false, 1e20, "1e20 or more means +infinity (the paper's adaptive rule); 0 gives tau = eps1.");
+  r->AddLowerBoundedIntegerOption("qpm_max_outer_iter", "Maximum number of outer (penalty) iterations.",
+                                  0, 500);
+  r->AddLowerBoundedIntegerOption(
+      "qpm_max_inner_iter", "Maximum total inner iterations when max_iter is not set.", 0, 10000000,
+      "Ipopt's max_iter, when the user sets it, takes precedence (both count inner iterations).");
+}
+
+// Option value: the user's `name` when set, else `fallback`.
+double NumericOr(const OptionsList& list, const char* name, double fallback) {
+  double value = 0.0;
+  return list.GetNumericValue(name, value, "") ? value : fallback;
+}
+
+// Hands the result to the model in Ipopt's conventions: unscaled objective,
+// g = c + g_l, lambda = beta c / obj_scaling (so grad f + J^T lambda =
+// grad Q / obj_scaling), z_L = z_U = 0 (no bounds yet), ip_data = ip_cq = NULL.
+void Finalize(TNLP* tnlp, const TnlpProblem& problem, const Summary& s) {
+  const int n = problem.num_variables();
+  const int m = problem.num_constraints();
+  const double scaling = problem.obj_scaling();
+  const bool have_values = s.termination != TerminationType::kInvalidNumberAtStart &&
+                           s.termination != TerminationType::kInvalidOptions;
+  Vector zeros = Vector::Zero(n);
+  Vector g = problem.constraint_lower();
+  Vector lambda = Vector::Zero(m);
+  if (have_values) {
+    g += s.c;
+    lambda = s.lambda / scaling;
+  }
+  const double obj = have_values ? s.f / scaling : std::nan("");
+  tnlp->finalize_solution(ToSolverReturn(s.termination), n, s.x.data(), zeros.data(),
+                          zeros.data(), m, g.data(), lambda.data(), obj, nullptr, nullptr);
+}
+
+SolveFigures MakeFigures(const Summary& s, const CallbackCounts& counts, double scaling,
+                         double wall_time) {
+  SolveFigures f;
+  f.iterations = static_cast<int>(s.inner_iterations);
+  f.cpu_time = s.cpu_time;
+  f.wall_time = wall_time;
+  f.obj_evals = counts.eval_f, f.constr_evals = counts.eval_g;
+  f.obj_grad_evals = counts.eval_grad_f, f.constr_jac_evals = counts.eval_jac_g;
+  f.hess_evals = counts.eval_h;
+  f.objective = s.f / scaling;
+  f.scaled_objective = s.f;
+  f.dual_inf = s.grad_q_max / std::abs(scaling);
+  f.scaled_dual_inf = s.grad_q_max;
+  f.constr_viol = s.c_max;
+  return f;
+}
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+ApplicationReturnStatus ToApplicationStatus(TerminationType type) {
+  switch (type) {
+    case TerminationType::kConverged: return Solve_Succeeded;
+    case TerminationType::kMaxOuterIterations: return Maximum_Iterations_Exceeded;
+    case TerminationType::kMaxInnerIterations: return Maximum_Iterations_Exceeded;
+    case TerminationType::kMaxCpuTime: return Maximum_CpuTime_Exceeded;
+    case TerminationType::kStalled: return Search_Direction_Becomes_Too_Small;
+    case TerminationType::kUserStop: return User_Requested_Stop;
+    case TerminationType::kInvalidNumberAtStart: return Invalid_Number_Detected;
+    case TerminationType::kInvalidOptions: return Invalid_Option;
+  }
+  return Internal_Error;
+}
+
+SolverReturn ToSolverReturn(TerminationType type) {
+  switch (type) {
+    case TerminationType::kConverged: return SUCCESS;
+    case TerminationType::kMaxOuterIterations: return MAXITER_EXCEEDED;
+    case TerminationType::kMaxInnerIterations: return MAXITER_EXCEEDED;
+    case TerminationType::kMaxCpuTime: return CPUTIME_EXCEEDED;
+    case TerminationType::kStalled: return STOP_AT_TINY_STEP;
+    case TerminationType::kUserStop: return USER_REQUESTED_STOP;
+    case TerminationType::kInvalidNumberAtStart: return INVALID_NUMBER_DETECTED;
+    case TerminationType::kInvalidOptions: return INVALID_OPTION;
+  }
+  return INTERNAL_ERROR;
+}
+
+const char* ExitMessage(ApplicationReturnStatus status) {
+  switch (status) {
+    case Solve_Succeeded: return "Optimal Solution Found.";
+    case Maximum_Iterations_Exceeded: return "Maximum Number of Iterations Exceeded.";
+    case Maximum_CpuTime_Exceeded: return "Maximum CPU time exceeded.";
+    case Search_Direction_Becomes_Too_Small: return "Search Direction is becoming Too Small.";
+    case User_Requested_Stop: return "Stopping optimization at current point as requested by user.";
+    case Invalid_Number_Detected: return "Invalid number in NLP function or derivative detected.";
+    case Invalid_Problem_Definition: return "Problem has invalid or unsupported definition.";
+    case Invalid_Option: return "Invalid option encountered.";
+    case NonIpopt_Exception_Thrown: return "Unknown Exception caught in QPM.";
+    case Insufficient_Memory: return "Not enough memory.";
+    default: return "Some uncaught QPM exception encountered.";
+  }
+}
+
+void QpmApplication::RegisterQpmOptions(const SmartPtr<RegisteredOptions>& roptions) {
+  if (IsValid(roptions->GetOption("qpm_inner_solver"))) return;
+  RegisterOptionsImpl(roptions);
+}
+
+QpmApplication::QpmApplication(bool create_console_out)
+    : IpoptApplication(create_console_out) {
+  RegisterQpmOptions(RegOptions());
+}
+
+QpmApplication::QpmApplication(SmartPtr<RegisteredOptions> reg_options,
+                               SmartPtr<OptionsList> options, SmartPtr<Journalist> jnlst)
+    : IpoptApplication(reg_options, options, jnlst) {
+  RegisterQpmOptions(RegOptions());
+}
+
+SmartPtr<IpoptApplication> QpmApplication::clone() {
+  SmartPtr<OptionsList> options = new OptionsList(*Options());
+  return new QpmApplication(RegOptions(), options, Jnlst());
+}
+
+ApplicationReturnStatus QpmApplication::Refuse(const char* what) {
+  Jnlst()->Printf(J_ERROR, J_MAIN,
+                  "QpmApplication::%s: QPM solves TNLPs only; use OptimizeTNLP.\n", what);
+  statistics_ = MakeStatistics(SolveFigures());
+  return Invalid_Problem_Definition;
+}
+
+ApplicationReturnStatus QpmApplication::OptimizeNLP(const SmartPtr<NLP>&) {
+  return Refuse("OptimizeNLP");
+}
+ApplicationReturnStatus QpmApplication::OptimizeNLP(const SmartPtr<NLP>&,
+                                                    SmartPtr<AlgorithmBuilder>&) {
+  return Refuse("OptimizeNLP");
+}
+ApplicationReturnStatus QpmApplication::ReOptimizeNLP(const SmartPtr<NLP>&) {
+  return Refuse("ReOptimizeNLP");
+}
+
+SmartPtr<SolveStatistics> QpmApplication::Statistics() {
+  if (!IsValid(statistics_)) statistics_ = MakeStatistics(SolveFigures());
+  return statistics_;
+}
+
+bool QpmApplication::ReadOptions(qpm::Options* o, TnlpOptions* t, std::string* error) const {
+  const OptionsList& list = *Options();
+  double tol = 0.0;
+  list.GetNumericValue("tol", tol, "");
+  o->feasibility_tol = NumericOr(list, "constr_viol_tol", tol);
+  o->stationarity_tol = NumericOr(list, "dual_inf_tol", tol);
+  list.GetNumericValue("qpm_penalty_init", o->penalty_init, "");
+  list.GetNumericValue("qpm_penalty_growth", o->penalty_growth, "");
+  list.GetNumericValue("qpm_tolerance_cap", o->tolerance_cap, "");
+  list.GetNumericValue("max_cpu_time", o->max_cpu_time, "");
+  Index value = 0;
+  list.GetIntegerValue("qpm_max_outer_iter", value, "");
+  o->max_outer_iter = value;
+  if (!list.GetIntegerValue("max_iter", value, "")) {
+    list.GetIntegerValue("qpm_max_inner_iter", value, "");
+  }
+  o->max_inner_iter = value;
+  std::string inner;
+  list.GetStringValue("qpm_inner_solver", inner, "");
+  o->inner_solver = InnerSolverType::kGradientDescent;
+  list.GetNumericValue("nlp_lower_bound_inf", t->lower_bound_inf, "");
+  list.GetNumericValue("nlp_upper_bound_inf", t->upper_bound_inf, "");
+  list.GetNumericValue("obj_scaling_factor", t->obj_scaling, "");
+  if (t->obj_scaling == 0.0) {
+    *error = "obj_scaling_factor must not be 0";
+    return false;
+  }
+  t->need_hessian = false;
+  return o->IsValid(error);
+}
+
+void QpmApplication::ApplyPrintLevel() {
+  Index level = 5;
+  Options()->GetIntegerValue("print_level", level, "");
+  SmartPtr<Journal> console = Jnlst()->GetJournal("console");
+  if (IsValid(console)) console->SetAllPrintLevels(static_cast<EJournalLevel>(level));
+}
+
+ApplicationReturnStatus QpmApplication::OptimizeTNLP(const SmartPtr<TNLP>& tnlp) {
+  try {
+    return Solve(tnlp);
+  } catch (const IpoptException& e) {
+    Jnlst()->Printf(J_ERROR, J_MAIN, "Exception from the model: %s\n", e.Message().c_str());
+    return Unrecoverable_Exception;
+  } catch (const std::bad_alloc&) {
+    Jnlst()->Printf(J_ERROR, J_MAIN, "\nEXIT: %s\n", ExitMessage(Insufficient_Memory));
+    return Insufficient_Memory;
+  } catch (const std::exception& e) {
+    Jnlst()->Printf(J_ERROR, J_MAIN, "Exception from the model: %s\n", e.what());
+    return NonIpopt_Exception_Thrown;
+  } catch (...) {
+    Jnlst()->Printf(J_ERROR, J_MAIN, "Unknown exception from the model.\n");
+    return NonIpopt_Exception_Thrown;
+  }
+}
+
+ApplicationReturnStatus QpmApplication::Solve(const SmartPtr<TNLP>& tnlp) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  ApplyPrintLevel();
+  summary_ = Summary();
+  callback_counts_ = CallbackCounts();
+  statistics_ = MakeStatistics(SolveFigures());
+  std::string skip_banner;
+  Options()->GetStringValue("sb", skip_banner, "");
+  if (skip_banner != "yes") PrintBanner(*Jnlst(), kVersion);
+
+  qpm::Options options;
+  TnlpOptions tnlp_options;
+  std::string error;
+  if (!ReadOptions(&options, &tnlp_options, &error)) {
+    Jnlst()->Printf(J_ERROR, J_MAIN, "Invalid option: %s\n\nEXIT: %s\n", error.c_str(),
+                    ExitMessage(Invalid_Option));
+    return Invalid_Option;
+  }
+  std::unique_ptr<TnlpProblem> problem = TnlpProblem::Create(tnlp, tnlp_options, &error);
+  if (!problem) {
+    Jnlst()->Printf(J_ERROR, J_MAIN, "Invalid problem definition: %s\n\nEXIT: %s\n",
+                    error.c_str(), ExitMessage(Invalid_Problem_Definition));
+    return Invalid_Problem_Definition;
+  }
+  PrintHeader(*Jnlst(), *problem, options);
+
+  const double scaling = tnlp_options.obj_scaling;
+  Callbacks callbacks;
+  callbacks.on_iteration = [&](const IterationInfo& i) {
+    return tnlp->intermediate_callback(RegularMode, static_cast<Index>(i.iter), i.f / scaling,
+                                       i.c_max, i.grad_q_max, 1.0 / i.beta, i.step.step_norm,
+                                       0.0, 0.0, i.step.step_size, i.step.backtracks, nullptr,
+                                       nullptr);
+  };
+  callbacks.on_outer_iteration = [&](const OuterRecord& r) {
+    PrintOuterLine(*Jnlst(), r, scaling);
+  };
+  summary_ = qpm::Solve(problem.get(), problem->starting_point(), options, callbacks);
+  callback_counts_ = problem->counts();
+  const ApplicationReturnStatus status = ToApplicationStatus(summary_.termination);
+  if (summary_.termination == TerminationType::kInvalidNumberAtStart) {
+    Jnlst()->Printf(J_ERROR, J_MAIN, "The model returned an error or a non-finite value at "
+                                     "the starting point.\n");
+  }
+  Finalize(GetRawPtr(tnlp), *problem, summary_);
+  const double wall_time = SecondsSince(wall_start);
+  statistics_ = MakeStatistics(MakeFigures(summary_, callback_counts_, scaling, wall_time));
+  PrintFooter(*Jnlst(), summary_, callback_counts_, scaling, wall_time, status);
+  return status;
+}
+
+ApplicationReturnStatus QpmApplication::ReOptimizeTNLP(const SmartPtr<TNLP>& tnlp) {
+  return OptimizeTNLP(tnlp);
+}
+
+}  // namespace qpm

@@ -1,0 +1,224 @@
+#include "qpm/solver.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+#include "qpm/inner/gradient_descent.hpp"
+#include "qpm/penalty.hpp"
+
+namespace qpm {
+
+const char* ToString(TerminationType type) {
+  switch (type) {
+    case TerminationType::kConverged: return "converged";
+    case TerminationType::kMaxOuterIterations: return "maximum outer iterations";
+    case TerminationType::kMaxInnerIterations: return "maximum inner iterations";
+    case TerminationType::kMaxCpuTime: return "maximum CPU time";
+    case TerminationType::kStalled: return "stalled";
+    case TerminationType::kUserStop: return "user stop";
+    case TerminationType::kInvalidNumberAtStart: return "invalid number at start";
+    case TerminationType::kInvalidOptions: return "invalid options";
+  }
+  return "unknown";
+}
+
+std::string Summary::BriefReport() const {
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "QPM %s: %d outer / %ld inner iterations, f = %.10g, ||c|| = %.3e, "
+                "||grad Q|| = %.3e, beta = %.4g, Q evals %ld, grad evals %ld, Hessian evals %ld",
+                ToString(termination), outer_iterations, inner_iterations, f, c_norm,
+                grad_q_norm, beta, q_evals, grad_evals, hess_evals);
+  return line;
+}
+
+namespace {
+
+std::unique_ptr<InnerSolver> MakeInnerSolver(const Options& options, PenaltyFunction* q) {
+  switch (options.inner_solver) {
+    case InnerSolverType::kGradientDescent:
+      return std::make_unique<GradientDescent>(options.gd, q);
+  }
+  return nullptr;
+}
+
+TerminationType FromInner(InnerStatus status) {
+  switch (status) {
+    case InnerStatus::kConverged: return TerminationType::kConverged;
+    case InnerStatus::kIterationLimit: return TerminationType::kMaxInnerIterations;
+    case InnerStatus::kTimeLimit: return TerminationType::kMaxCpuTime;
+    case InnerStatus::kStalled: return TerminationType::kStalled;
+    case InnerStatus::kUserStop: return TerminationType::kUserStop;
+  }
+  return TerminationType::kStalled;
+}
+
+class OuterLoop {
+ public:
+  OuterLoop(Problem* problem, const Options& options, const Callbacks& callbacks)
+      : options_(options), callbacks_(callbacks), q_(problem) {}
+
+  Summary Run(const Vector& x0);
+
+ private:
+  bool EvaluateStart(const Vector& x0);
+  double PrepareSubproblem(int k);
+  InnerSummary SolveSubproblem();
+  void Record(int k, double q_start, const InnerSummary& inner);
+  bool Notify(const Iterate& x, const StepInfo& step);
+  Summary Finish(TerminationType type, const std::string& message);
+
+  const Options& options_;
+  const Callbacks& callbacks_;
+  PenaltyFunction q_;
+  Iterate x0_;       // x_0 with its cached values and derivatives
+  Iterate current_;  // x_k before a subproblem, x_{k+1} after it
+  std::unique_ptr<InnerSolver> inner_;
+  Summary summary_;
+  long iterations_ = 0;  // inner iterations over all subproblems
+  int k_ = 0;
+  double start_cpu_ = 0.0;
+};
+
+Summary OuterLoop::Run(const Vector& x0) {
+  std::string why;
+  summary_.x = x0;
+  if (!options_.IsValid(&why)) return Finish(TerminationType::kInvalidOptions, why);
+  start_cpu_ = CpuSeconds();
+  q_.set_beta(options_.penalty_init);
+  if (!EvaluateStart(x0)) {
+    return Finish(TerminationType::kInvalidNumberAtStart,
+                  "the model returned an error or a non-finite value at the start point");
+  }
+  inner_ = MakeInnerSolver(options_, &q_);
+  if (!Notify(current_, StepInfo())) return Finish(TerminationType::kUserStop, "stopped by the user callback");
+  for (k_ = 0; k_ < options_.max_outer_iter; ++k_) {
+    const double q_start = PrepareSubproblem(k_);
+    const InnerSummary inner = SolveSubproblem();
+    Record(k_, q_start, inner);
+    if (inner.status != InnerStatus::kConverged) {
+      return Finish(FromInner(inner.status),
+                    std::string("inner solver stopped: ") + ToString(inner.status));
+    }
+    if (current_.c_norm() <= options_.feasibility_tol) {
+      return Finish(TerminationType::kConverged, "||c|| <= eps0 and ||grad Q|| <= eps1");
+    }
+    q_.set_beta(q_.beta() * options_.penalty_growth);
+  }
+  return Finish(TerminationType::kMaxOuterIterations, "reached max_outer_iter");
+}
+
+bool OuterLoop::EvaluateStart(const Vector& x0) {
+  q_.Allocate(&x0_);
+  q_.Allocate(&current_);
+  x0_.x = x0;
+  if (!q_.EvaluateValues(&x0_) || !q_.EvaluateDerivatives(&x0_)) return false;
+  CopyIterate(x0_, &current_);
+  return true;
+}
+
+// Starts subproblem k at argmin of Q_{beta_k} over {x_k, x_0} (eq. (5.2)),
+// from cached f and c (no callbacks); returns that minimum, the bound of (2.3).
+double OuterLoop::PrepareSubproblem(int k) {
+  const double beta = q_.beta();
+  const bool use_x0 = k > 0 && x0_.Q(beta) < current_.Q(beta);
+  if (use_x0) CopyIterate(x0_, &current_);
+  q_.FormGradient(&current_);
+  summary_.outer.push_back(OuterRecord());
+  summary_.outer.back().started_at_x0 = use_x0 || k == 0;
+  return current_.Q(beta);
+}
+
+InnerSummary OuterLoop::SolveSubproblem() {
+  InnerControl control;
+  control.tolerance.eps0 = options_.feasibility_tol;
+  control.tolerance.eps1 = options_.stationarity_tol;
+  control.tolerance.tau_cap = options_.tolerance_cap;
+  control.max_iterations = options_.max_inner_iter - iterations_;
+  control.cpu_deadline = start_cpu_ + options_.max_cpu_time;
+  control.on_iteration = [this](const Iterate& x, const StepInfo& step) {
+    ++iterations_;
+    return Notify(x, step);
+  };
+  return inner_->Minimize(control, &current_);
+}
+
+void OuterLoop::Record(int k, double q_start, const InnerSummary& inner) {
+  OuterRecord& r = summary_.outer.back();
+  r.k = k;
+  r.beta = q_.beta();
+  r.f = current_.f;
+  r.c_norm = current_.c_norm();
+  r.grad_q_norm = current_.grad_q_norm;
+  r.tau = inner.tau;
+  r.q_start = q_start;
+  r.q_end = current_.Q(q_.beta());
+  r.inner_status = inner.status;
+  r.inner_iterations = inner.iterations;
+  r.q_evals = q_.counts().q_evals;
+  r.grad_evals = q_.counts().grad_evals;
+  r.hess_evals = q_.counts().hess_evals;
+  if (callbacks_.on_outer_iteration) callbacks_.on_outer_iteration(r);
+}
+
+bool OuterLoop::Notify(const Iterate& x, const StepInfo& step) {
+  if (!callbacks_.on_iteration) return true;
+  IterationInfo info;
+  info.iter = iterations_;
+  info.k = k_;
+  info.beta = q_.beta();
+  info.f = x.f;
+  info.c_norm = x.c_norm();
+  info.c_max = x.c.size() ? x.c.lpNorm<Eigen::Infinity>() : 0.0;
+  info.grad_q_norm = x.grad_q_norm;
+  info.grad_q_max = x.grad_q.size() ? x.grad_q.lpNorm<Eigen::Infinity>() : 0.0;
+  info.tau = FeasibilityTolerance{options_.feasibility_tol, options_.stationarity_tol,
+                                  options_.tolerance_cap}(info.c_norm);
+  info.step = step;
+  return callbacks_.on_iteration(info);
+}
+
+Summary OuterLoop::Finish(TerminationType type, const std::string& message) {
+  summary_.termination = type;
+  summary_.message = message;
+  summary_.outer_iterations = static_cast<int>(summary_.outer.size());
+  summary_.inner_iterations = iterations_;
+  summary_.q_evals = q_.counts().q_evals;
+  summary_.grad_evals = q_.counts().grad_evals;
+  summary_.hess_evals = q_.counts().hess_evals;
+  summary_.cpu_time = CpuSeconds() - start_cpu_;
+  summary_.beta = q_.beta();
+  const bool have_point = type != TerminationType::kInvalidOptions &&
+                          type != TerminationType::kInvalidNumberAtStart;
+  if (!have_point) {
+    summary_.c.setZero(q_.m());
+    summary_.lambda.setZero(q_.m());
+    return summary_;
+  }
+  // After the last subproblem beta was grown only if another one followed.
+  if (type == TerminationType::kMaxOuterIterations && !summary_.outer.empty()) {
+    summary_.beta = summary_.outer.back().beta;
+  }
+  summary_.x = current_.x;
+  summary_.c = current_.c;
+  summary_.lambda = summary_.beta * current_.c;
+  summary_.f = current_.f;
+  summary_.c_norm = current_.c_norm();
+  summary_.c_max = current_.c.size() ? current_.c.lpNorm<Eigen::Infinity>() : 0.0;
+  q_.set_beta(summary_.beta);
+  q_.FormGradient(&current_);
+  summary_.grad_q_norm = current_.grad_q_norm;
+  summary_.grad_q_max = current_.grad_q.size() ? current_.grad_q.lpNorm<Eigen::Infinity>() : 0.0;
+  return summary_;
+}
+
+}  // namespace
+
+Summary Solve(Problem* problem, const Vector& x0, const Options& options,
+              const Callbacks& callbacks) {
+  OuterLoop loop(problem, options, callbacks);
+  return loop.Run(x0);
+}
+
+}  // namespace qpm

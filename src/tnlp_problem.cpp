@@ -1,0 +1,233 @@
+#include "qpm/tnlp_problem.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "qpm/inner/inner_solver.hpp"
+
+namespace qpm {
+
+using Ipopt::Index;
+using Ipopt::Number;
+
+namespace {
+
+std::string Format(const char* fmt, long a, double b = 0.0, double c = 0.0) {
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer, fmt, a, b, c);
+  return buffer;
+}
+
+// Builds the compressed pattern of `rows` x `cols` entries (row[k], col[k])
+// and, for each triplet k, the index of its value in the compressed storage,
+// so that repeated triplets land on (and are summed into) the same slot.
+void BuildPattern(int rows, int cols, const std::vector<Index>& row,
+                  const std::vector<Index>& col, SparseMatrix* pattern,
+                  std::vector<int>* slot) {
+  std::vector<Eigen::Triplet<double>> triplets;
+  triplets.reserve(row.size());
+  for (size_t k = 0; k < row.size(); ++k) triplets.emplace_back(row[k], col[k], 0.0);
+  pattern->resize(rows, cols);
+  pattern->setFromTriplets(triplets.begin(), triplets.end());
+  pattern->makeCompressed();
+  slot->resize(row.size());
+  const int* outer = pattern->outerIndexPtr();
+  const int* inner = pattern->innerIndexPtr();
+  for (size_t k = 0; k < row.size(); ++k) {
+    const int* begin = inner + outer[row[k]];
+    const int* end = inner + outer[row[k] + 1];
+    (*slot)[k] = static_cast<int>(std::lower_bound(begin, end, col[k]) - inner);
+  }
+}
+
+// Sums triplet values into the compressed storage through `slot`.
+void ScatterValues(const std::vector<double>& values, const std::vector<int>& slot,
+                   SparseMatrix* matrix) {
+  double* v = matrix->valuePtr();
+  std::fill_n(v, matrix->nonZeros(), 0.0);
+  for (size_t k = 0; k < slot.size(); ++k) v[slot[k]] += values[k];
+}
+
+// Converts structure indices to 0-based and checks them against the sizes.
+bool CheckIndices(const char* what, Index offset, int rows, int cols,
+                  std::vector<Index>* row, std::vector<Index>* col, std::string* error) {
+  for (size_t k = 0; k < row->size(); ++k) {
+    (*row)[k] -= offset;
+    (*col)[k] -= offset;
+    if ((*row)[k] < 0 || (*row)[k] >= rows || (*col)[k] < 0 || (*col)[k] >= cols) {
+      *error = std::string(what) + Format(" structure: entry %ld has (row %g, col %g) out of range",
+                                          static_cast<long>(k), (*row)[k] + offset,
+                                          (*col)[k] + offset) +
+               (offset ? " for FORTRAN_STYLE (1-based) indices" : " for C_STYLE (0-based) indices");
+      return false;
+    }
+  }
+  return true;
+}
+
+// Adds the CPU time of its scope to a counter (callback time in the log).
+class ScopedCpuTimer {
+ public:
+  explicit ScopedCpuTimer(double* total) : total_(total), start_(CpuSeconds()) {}
+  ~ScopedCpuTimer() { *total_ += CpuSeconds() - start_; }
+
+ private:
+  double* total_;
+  double start_;
+};
+
+}  // namespace
+
+TnlpProblem::TnlpProblem(const Ipopt::SmartPtr<Ipopt::TNLP>& tnlp, const TnlpOptions& options)
+    : tnlp_(tnlp), options_(options) {}
+
+std::unique_ptr<TnlpProblem> TnlpProblem::Create(const Ipopt::SmartPtr<Ipopt::TNLP>& tnlp,
+                                                 const TnlpOptions& options,
+                                                 std::string* error) {
+  std::unique_ptr<TnlpProblem> problem(new TnlpProblem(tnlp, options));
+  if (!problem->ReadSizesAndBounds(error)) return nullptr;
+  if (!problem->ReadJacobianStructure(error)) return nullptr;
+  if (options.need_hessian && !problem->ReadHessianStructure(error)) return nullptr;
+  problem->x0_.setZero(problem->n_);
+  if (!tnlp->get_starting_point(problem->n_, true, problem->x0_.data(), false, nullptr,
+                                nullptr, problem->m_, false, nullptr)) {
+    *error = "get_starting_point returned false";
+    return nullptr;
+  }
+  problem->lambda_buffer_.setZero(problem->m_);
+  return problem;
+}
+
+bool TnlpProblem::ReadSizesAndBounds(std::string* error) {
+  Index n = 0, m = 0, nnz_jac = 0, nnz_h = 0;
+  if (!tnlp_->get_nlp_info(n, m, nnz_jac, nnz_h, index_style_)) {
+    *error = "get_nlp_info returned false";
+    return false;
+  }
+  if (n < 0 || m < 0 || nnz_jac < 0 || nnz_h < 0) {
+    *error = "get_nlp_info gave a negative size (n, m, nnz_jac_g or nnz_h_lag)";
+    return false;
+  }
+  n_ = n, m_ = m, nnz_jac_ = nnz_jac, nnz_h_ = nnz_h;
+  Vector x_l(n), x_u(n), g_u(m);
+  g_l_.resize(m);
+  if (!tnlp_->get_bounds_info(n, x_l.data(), x_u.data(), m, g_l_.data(), g_u.data())) {
+    *error = "get_bounds_info returned false";
+    return false;
+  }
+  for (int i = 0; i < n; ++i) {
+    if (x_l[i] > options_.lower_bound_inf || x_u[i] < options_.upper_bound_inf) {
+      *error = Format("variable %ld has a finite bound (x_l = %g, x_u = %g): variable bounds "
+                      "are not supported yet (equality-constrained models only)",
+                      i, x_l[i], x_u[i]);
+      return false;
+    }
+  }
+  for (int j = 0; j < m; ++j) {
+    if (g_l_[j] != g_u[j]) {
+      *error = Format("constraint %ld is an inequality (g_l = %g, g_u = %g): only equality "
+                      "rows g_l == g_u are supported yet",
+                      j, g_l_[j], g_u[j]);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool TnlpProblem::ReadJacobianStructure(std::string* error) {
+  std::vector<Index> row(nnz_jac_), col(nnz_jac_);
+  if (!tnlp_->eval_jac_g(n_, nullptr, false, m_, nnz_jac_, row.data(), col.data(), nullptr)) {
+    *error = "eval_jac_g (structure) returned false";
+    return false;
+  }
+  const Index offset = index_style_ == Ipopt::TNLP::FORTRAN_STYLE ? 1 : 0;
+  if (!CheckIndices("eval_jac_g", offset, m_, n_, &row, &col, error)) return false;
+  BuildPattern(m_, n_, row, col, &jac_pattern_, &jac_slot_);
+  jac_values_.assign(nnz_jac_, 0.0);
+  return true;
+}
+
+bool TnlpProblem::ReadHessianStructure(std::string* error) {
+  std::vector<Index> row(nnz_h_), col(nnz_h_);
+  if (!tnlp_->eval_h(n_, nullptr, false, 1.0, m_, nullptr, false, nnz_h_, row.data(),
+                     col.data(), nullptr)) {
+    has_hessian_ = false;  // the model offers no Hessian; not an error here
+    return true;
+  }
+  const Index offset = index_style_ == Ipopt::TNLP::FORTRAN_STYLE ? 1 : 0;
+  if (!CheckIndices("eval_h", offset, n_, n_, &row, &col, error)) return false;
+  // Either triangle is allowed: store every entry in the lower one.
+  for (int k = 0; k < nnz_h_; ++k) {
+    if (row[k] < col[k]) std::swap(row[k], col[k]);
+  }
+  BuildPattern(n_, n_, row, col, &hess_pattern_, &hess_slot_);
+  hess_values_.assign(nnz_h_, 0.0);
+  has_hessian_ = true;
+  return true;
+}
+
+bool TnlpProblem::NewX(const ConstVectorRef& x) {
+  if (have_last_x_ && x == last_x_) return false;
+  last_x_ = x;
+  have_last_x_ = true;
+  return true;
+}
+
+bool TnlpProblem::EvalObjective(const ConstVectorRef& x, double* f) {
+  ++counts_.eval_f;
+  ScopedCpuTimer timer(&counts_.cpu_time);
+  const bool new_x = NewX(x);
+  if (!tnlp_->eval_f(n_, x.data(), new_x, *f)) return false;
+  *f *= options_.obj_scaling;
+  return true;
+}
+
+bool TnlpProblem::EvalConstraints(const ConstVectorRef& x, VectorRef c) {
+  ++counts_.eval_g;
+  ScopedCpuTimer timer(&counts_.cpu_time);
+  const bool new_x = NewX(x);
+  if (m_ == 0) return true;
+  if (!tnlp_->eval_g(n_, x.data(), new_x, m_, c.data())) return false;
+  c -= g_l_;
+  return true;
+}
+
+bool TnlpProblem::EvalGradient(const ConstVectorRef& x, VectorRef grad_f) {
+  ++counts_.eval_grad_f;
+  ScopedCpuTimer timer(&counts_.cpu_time);
+  const bool new_x = NewX(x);
+  if (!tnlp_->eval_grad_f(n_, x.data(), new_x, grad_f.data())) return false;
+  grad_f *= options_.obj_scaling;
+  return true;
+}
+
+bool TnlpProblem::EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) {
+  ++counts_.eval_jac_g;
+  ScopedCpuTimer timer(&counts_.cpu_time);
+  const bool new_x = NewX(x);
+  if (m_ == 0) return true;
+  if (!tnlp_->eval_jac_g(n_, x.data(), new_x, m_, nnz_jac_, nullptr, nullptr,
+                         jac_values_.data())) {
+    return false;
+  }
+  ScatterValues(jac_values_, jac_slot_, jacobian);
+  return true;
+}
+
+bool TnlpProblem::EvalHessian(const ConstVectorRef& x, double sigma,
+                              const ConstVectorRef& lambda, SparseMatrix* hessian) {
+  if (!has_hessian_) return false;
+  ++counts_.eval_h;
+  ScopedCpuTimer timer(&counts_.cpu_time);
+  const bool new_x = NewX(x);
+  lambda_buffer_ = lambda;
+  if (!tnlp_->eval_h(n_, x.data(), new_x, sigma * options_.obj_scaling, m_,
+                     lambda_buffer_.data(), true, nnz_h_, nullptr, nullptr,
+                     hess_values_.data())) {
+    return false;
+  }
+  ScatterValues(hess_values_, hess_slot_, hessian);
+  return true;
+}
+
+}  // namespace qpm

@@ -1,0 +1,227 @@
+#define BOOST_TEST_MODULE application
+#include <boost/test/unit_test.hpp>
+
+#include <cstdio>
+#include <fstream>
+
+#include <unistd.h>
+
+#include <IpIpoptApplication.hpp>
+#include <IpSolveStatistics.hpp>
+
+#include "qpm/qpm.hpp"
+#include "rosenbrock_sphere/rosenbrock_sphere_tnlp.hpp"
+#include "test_problems.hpp"
+
+using namespace qpm_test;
+using Ipopt::ApplicationReturnStatus;
+using Ipopt::IpoptApplication;
+using Ipopt::SmartPtr;
+
+namespace {
+
+SmartPtr<IpoptApplication> Quiet(SmartPtr<IpoptApplication> app, double tol = 1e-7) {
+  app->Options()->SetIntegerValue("print_level", 0);
+  app->Options()->SetStringValue("sb", "yes");
+  app->Options()->SetNumericValue("tol", tol);
+  BOOST_REQUIRE(app->Initialize("") == Ipopt::Solve_Succeeded);
+  return app;
+}
+
+std::string Name(ApplicationReturnStatus s) { return qpm::StatusName(s); }
+
+// Captures what is written to file descriptor 1 while `run` executes.
+std::string CaptureStdout(const std::function<void()>& run) {
+  std::fflush(stdout);
+  char path[] = "/tmp/qpm_stdout_XXXXXX";
+  const int fd = mkstemp(path);
+  const int saved = dup(1);
+  dup2(fd, 1);
+  run();
+  std::fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  close(fd);
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::remove(path);
+  return text;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(IpoptAndQpmReachTheSamePointThroughTheSameInterface) {
+  SmartPtr<Ipopt::TNLP> tnlp = new RosenbrockSphereTnlp(10, 1e-8);
+  SmartPtr<IpoptApplication> ipopt = Quiet(IpoptApplicationFactory(), 1e-9);
+  SmartPtr<IpoptApplication> qpm_app = Quiet(new qpm::QpmApplication(), 1e-6);
+  const qpm::SolverRun a = qpm::RunSolver(ipopt, tnlp, "Ipopt", nullptr);
+  const qpm::SolverRun b = qpm::RunSolver(qpm_app, tnlp, "QPM", nullptr);
+  BOOST_TEST(Name(a.status) == "Solve_Succeeded");
+  BOOST_TEST(Name(b.status) == "Solve_Succeeded");
+  BOOST_TEST(std::abs(a.f - b.f) <= 1e-4);
+  BOOST_TEST((a.x - b.x).norm() <= 1e-4);
+  BOOST_TEST((a.lambda - b.lambda).norm() <= 1e-3 * std::max(1.0, a.lambda.norm()));
+  BOOST_TEST(b.kkt_residual <= 1e-6);
+  BOOST_TEST(b.violation_norm <= 1e-6);
+  BOOST_TEST(b.counts.eval_h == 0);
+}
+
+BOOST_AUTO_TEST_CASE(FinalizesOnceWithIpoptConventions) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(CircleLinear());
+  SmartPtr<IpoptApplication> app = Quiet(new qpm::QpmApplication());
+  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Solve_Succeeded");
+  BOOST_TEST(tnlp->finalize_calls == 1);
+  BOOST_TEST(tnlp->final_status == Ipopt::SUCCESS);
+  BOOST_TEST(std::abs(tnlp->f_final + 2.0) <= 1e-6);
+  BOOST_TEST(std::abs(tnlp->lambda_final[0] - 0.5) <= 1e-5);  // Ipopt's sign
+  // g = c + g_l is what eval_g returns (here g_l = 0 and g = ||x||^2 - 2).
+  BOOST_TEST(std::abs(tnlp->g_final[0] - (tnlp->x_final.squaredNorm() - 2.0)) <= 1e-12);
+  BOOST_TEST(tnlp->z_L_final.norm() == 0.0);
+  BOOST_TEST(tnlp->z_U_final.norm() == 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(StatisticsAreNeverNullAndCountInnerIterations) {
+  SmartPtr<IpoptApplication> app = new qpm::QpmApplication();
+  BOOST_REQUIRE(IsValid(app->Statistics()));
+  BOOST_TEST(app->Statistics()->IterationCount() == 0);
+  app = Quiet(app);
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs7());
+  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Solve_Succeeded");
+  BOOST_REQUIRE(IsValid(app->Statistics()));
+  BOOST_TEST(app->Statistics()->IterationCount() == tnlp->last_iter);
+  BOOST_TEST(app->Statistics()->IterationCount() > 0);
+  Ipopt::Index f_evals, g_evals, grad_evals, jac_evals, h_evals;
+  app->Statistics()->NumberOfEvaluations(f_evals, g_evals, grad_evals, jac_evals, h_evals);
+  BOOST_TEST(f_evals == g_evals);
+  BOOST_TEST(grad_evals == jac_evals);
+  BOOST_TEST(h_evals == 0);
+  BOOST_TEST(std::abs(app->Statistics()->FinalObjective() + std::sqrt(3.0)) <= 1e-5);
+}
+
+BOOST_AUTO_TEST_CASE(IntermediateCallbackSeesEveryInnerIterationAndCanStop) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs6());
+  tnlp->stop_after = 4;
+  SmartPtr<IpoptApplication> app = Quiet(new qpm::QpmApplication());
+  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "User_Requested_Stop");
+  BOOST_TEST(tnlp->callbacks == 5);  // iterations 0..4
+  BOOST_TEST(tnlp->finalize_calls == 1);
+  BOOST_TEST(tnlp->final_status == Ipopt::USER_REQUESTED_STOP);
+}
+
+BOOST_AUTO_TEST_CASE(MaxIterCountsInnerIterations) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs6());
+  SmartPtr<IpoptApplication> app = new qpm::QpmApplication();
+  app->Options()->SetIntegerValue("max_iter", 10);
+  app = Quiet(app, 1e-10);
+  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Maximum_Iterations_Exceeded");
+  BOOST_TEST(app->Statistics()->IterationCount() == 10);
+}
+
+BOOST_AUTO_TEST_CASE(MaxOuterIterGivesMaximumIterationsExceeded) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(CircleLinear());
+  SmartPtr<IpoptApplication> app = new qpm::QpmApplication();
+  app->Options()->SetIntegerValue("qpm_max_outer_iter", 2);
+  app = Quiet(app, 1e-10);
+  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Maximum_Iterations_Exceeded");
+  BOOST_TEST(tnlp->final_status == Ipopt::MAXITER_EXCEEDED);
+}
+
+BOOST_AUTO_TEST_CASE(ReadsOptionFiles) {
+  const char* path = "qpm_test_options.opt";
+  {
+    std::ofstream out(path);
+    out << "qpm_penalty_growth 2.5\nqpm_max_outer_iter 1\nprint_level 0\nsb yes\n";
+  }
+  SmartPtr<qpm::QpmApplication> app = new qpm::QpmApplication();
+  BOOST_REQUIRE(app->Initialize(path) == Ipopt::Solve_Succeeded);
+  std::remove(path);
+  qpm::Options options;
+  qpm::TnlpOptions tnlp_options;
+  std::string error;
+  BOOST_REQUIRE(app->ReadOptions(&options, &tnlp_options, &error));
+  BOOST_TEST(options.penalty_growth == 2.5);
+  BOOST_TEST(options.max_outer_iter == 1);
+}
+
+BOOST_AUTO_TEST_CASE(MapsIpoptTolerancesToEps0AndEps1) {
+  SmartPtr<qpm::QpmApplication> app = new qpm::QpmApplication();
+  qpm::Options o;
+  qpm::TnlpOptions t;
+  std::string error;
+  app->Options()->SetNumericValue("tol", 1e-5);
+  BOOST_REQUIRE(app->ReadOptions(&o, &t, &error));
+  BOOST_TEST(o.feasibility_tol == 1e-5);
+  BOOST_TEST(o.stationarity_tol == 1e-5);
+  BOOST_TEST(o.max_inner_iter == 10000000);  // max_iter unset: qpm_max_inner_iter
+  app->Options()->SetNumericValue("constr_viol_tol", 1e-3);
+  app->Options()->SetNumericValue("dual_inf_tol", 1e-4);
+  BOOST_REQUIRE(app->ReadOptions(&o, &t, &error));
+  BOOST_TEST(o.feasibility_tol == 1e-3);
+  BOOST_TEST(o.stationarity_tol == 1e-4);
+}
+
+BOOST_AUTO_TEST_CASE(CloneKeepsOptions) {
+  SmartPtr<IpoptApplication> app = new qpm::QpmApplication();
+  app->Options()->SetNumericValue("qpm_penalty_growth", 3.0);
+  SmartPtr<IpoptApplication> copy = app->clone();
+  BOOST_REQUIRE(dynamic_cast<qpm::QpmApplication*>(GetRawPtr(copy)) != nullptr);
+  double alpha = 0.0;
+  BOOST_TEST(copy->Options()->GetNumericValue("qpm_penalty_growth", alpha, ""));
+  BOOST_TEST(alpha == 3.0);
+}
+
+BOOST_AUTO_TEST_CASE(RefusesNlpInterface) {
+  SmartPtr<IpoptApplication> app = Quiet(new qpm::QpmApplication());
+  BOOST_TEST(Name(app->OptimizeNLP(nullptr)) == "Invalid_Problem_Definition");
+  BOOST_TEST(Name(app->ReOptimizeNLP(nullptr)) == "Invalid_Problem_Definition");
+}
+
+BOOST_AUTO_TEST_CASE(RefusesBoundsForNowWithoutFinalizing) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs6());
+  tnlp->x_upper = 5.0;
+  SmartPtr<IpoptApplication> app = Quiet(new qpm::QpmApplication());
+  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Invalid_Problem_Definition");
+  BOOST_TEST(tnlp->finalize_calls == 0);
+}
+
+BOOST_AUTO_TEST_CASE(InvalidNumberAtStartIsReported) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs6());
+  tnlp->nan_at_start = true;
+  SmartPtr<IpoptApplication> app = Quiet(new qpm::QpmApplication());
+  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Invalid_Number_Detected");
+  BOOST_TEST(tnlp->finalize_calls == 1);
+}
+
+BOOST_AUTO_TEST_CASE(NegativeObjectiveScalingMaximizesLikeIpopt) {
+  // max -(x1 + x2) on the circle: the same point as min x1 + x2.
+  TestProblem p = CircleLinear();
+  p.f = [](const Vector& x) { return -(x[0] + x[1]); };
+  p.grad = [](const Vector&) { return Vector::Constant(2, -1.0); };
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(p);
+  SmartPtr<IpoptApplication> ipopt = IpoptApplicationFactory();
+  ipopt->Options()->SetNumericValue("obj_scaling_factor", -1.0);
+  ipopt->Options()->SetStringValue("hessian_approximation", "limited-memory");
+  SmartPtr<IpoptApplication> qpm_app = new qpm::QpmApplication();
+  qpm_app->Options()->SetNumericValue("obj_scaling_factor", -1.0);
+  const qpm::SolverRun a = qpm::RunSolver(Quiet(ipopt, 1e-9), GetRawPtr(tnlp), "Ipopt", nullptr);
+  const qpm::SolverRun b = qpm::RunSolver(Quiet(qpm_app), GetRawPtr(tnlp), "QPM", nullptr);
+  BOOST_TEST(Name(a.status) == "Solve_Succeeded");
+  BOOST_TEST(Name(b.status) == "Solve_Succeeded");
+  BOOST_TEST(std::abs(b.f - 2.0) <= 1e-6);
+  BOOST_TEST((a.x - b.x).norm() <= 1e-5);
+  BOOST_TEST(std::abs(a.lambda[0] - b.lambda[0]) <= 1e-5);
+}
+
+BOOST_AUTO_TEST_CASE(PrintLevelZeroPrintsNothing) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs7());
+  SmartPtr<IpoptApplication> app = new qpm::QpmApplication();
+  app->Options()->SetIntegerValue("print_level", 0);
+  app->Options()->SetNumericValue("tol", 1e-6);
+  app->Initialize("");
+  const std::string out = CaptureStdout([&] { app->OptimizeTNLP(GetRawPtr(tnlp)); });
+  BOOST_TEST(out.empty());
+  app->Options()->SetIntegerValue("print_level", 5);
+  const std::string log = CaptureStdout([&] { app->OptimizeTNLP(GetRawPtr(tnlp)); });
+  BOOST_TEST(log.find("EXIT: Optimal Solution Found.") != std::string::npos);
+  BOOST_TEST(log.find("Number of objective function evaluations") != std::string::npos);
+}

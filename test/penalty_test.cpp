@@ -1,0 +1,90 @@
+#define BOOST_TEST_MODULE penalty
+#include <boost/test/unit_test.hpp>
+
+#include "qpm/penalty.hpp"
+#include "test_problems.hpp"
+
+using namespace qpm_test;
+namespace tt = boost::test_tools;
+
+namespace {
+
+// Central differences of Q_beta at x along each coordinate.
+Vector FiniteDifferenceGradient(qpm::PenaltyFunction& q, const Vector& x) {
+  qpm::Iterate probe;
+  q.Allocate(&probe);
+  Vector g(x.size());
+  const double h = 1e-6;
+  for (int i = 0; i < x.size(); ++i) {
+    probe.x = x;
+    probe.x[i] += h;
+    BOOST_REQUIRE(q.EvaluateValues(&probe));
+    const double plus = probe.Q(q.beta());
+    probe.x[i] -= 2 * h;
+    BOOST_REQUIRE(q.EvaluateValues(&probe));
+    g[i] = (plus - probe.Q(q.beta())) / (2 * h);
+  }
+  return g;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(GradientMatchesFiniteDifferences) {
+  for (const TestProblem& p : AllProblems()) {
+    EigenProblem problem(p);
+    qpm::PenaltyFunction q(&problem);
+    for (double beta : {1.0, 37.0, 1e4}) {
+      q.set_beta(beta);
+      qpm::Iterate it;
+      q.Allocate(&it);
+      it.x = p.x0 + 0.1 * Vector::LinSpaced(p.n, 0.3, -0.2);
+      BOOST_REQUIRE(q.EvaluateValues(&it));
+      BOOST_REQUIRE(q.EvaluateDerivatives(&it));
+      const Vector fd = FiniteDifferenceGradient(q, it.x);
+      BOOST_TEST_CONTEXT(p.name << " beta " << beta) {
+        BOOST_TEST((it.grad_q - fd).norm() <= 1e-6 * std::max(1.0, fd.norm()));
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(ValueIsObjectivePlusHalfBetaSquaredViolation) {
+  EigenProblem problem(Hs7());
+  qpm::PenaltyFunction q(&problem);
+  qpm::Iterate it;
+  q.Allocate(&it);
+  it.x = Hs7().x0;
+  BOOST_REQUIRE(q.EvaluateValues(&it));
+  const double c = Hs7().c(it.x)[0];
+  BOOST_TEST(it.Q(3.0) == Hs7().f(it.x) + 1.5 * c * c, tt::tolerance(1e-14));
+}
+
+BOOST_AUTO_TEST_CASE(NewBetaGradientNeedsNoEvaluations) {
+  EigenProblem problem(LeastNorm());
+  qpm::PenaltyFunction q(&problem);
+  qpm::Iterate it;
+  q.Allocate(&it);
+  it.x = LeastNorm().x0;
+  BOOST_REQUIRE(q.EvaluateValues(&it));
+  BOOST_REQUIRE(q.EvaluateDerivatives(&it));
+  const auto counts = q.counts();
+  q.set_beta(10.0);
+  q.FormGradient(&it);
+  BOOST_TEST(q.counts().q_evals == counts.q_evals);
+  BOOST_TEST(q.counts().grad_evals == counts.grad_evals);
+  const Vector expected = it.grad_f + 10.0 * it.jacobian.transpose() * it.c;
+  BOOST_TEST((it.grad_q - expected).norm() <= 1e-12);
+}
+
+BOOST_AUTO_TEST_CASE(CountsOneEvaluationPerPair) {
+  EigenProblem problem(Hs6());
+  qpm::PenaltyFunction q(&problem);
+  qpm::Iterate it;
+  q.Allocate(&it);
+  it.x = Hs6().x0;
+  BOOST_REQUIRE(q.EvaluateValues(&it));
+  BOOST_REQUIRE(q.EvaluateValues(&it));
+  BOOST_REQUIRE(q.EvaluateDerivatives(&it));
+  BOOST_TEST(q.counts().q_evals == 2);
+  BOOST_TEST(q.counts().grad_evals == 1);
+}

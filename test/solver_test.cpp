@@ -1,0 +1,130 @@
+#define BOOST_TEST_MODULE solver
+#include <boost/test/unit_test.hpp>
+
+#include "qpm/solver.hpp"
+#include "test_problems.hpp"
+
+using namespace qpm_test;
+
+namespace {
+
+std::string Status(const qpm::Summary& s) { return qpm::ToString(s.termination); }
+
+qpm::Options Tight(double eps) {
+  qpm::Options o;
+  o.feasibility_tol = eps;
+  o.stationarity_tol = eps;
+  return o;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(SolvesEqualityConstrainedProblemsWithKnownSolutions) {
+  for (const TestProblem& p : AllProblems()) {
+    EigenProblem problem(p);
+    const qpm::Summary s = qpm::Solve(&problem, p.x0, Tight(1e-6));
+    BOOST_TEST_CONTEXT(p.name) {
+      BOOST_TEST(Status(s) == "converged");
+      BOOST_TEST(s.c_norm <= 1e-6);
+      BOOST_TEST(s.grad_q_norm <= 1e-6);
+      BOOST_TEST(std::abs(s.f - p.f_star) <= 1e-5);
+      BOOST_TEST((s.x - p.x_star).norm() <= 1e-4);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(MultipliersHaveIpoptSignAndSatisfyStationarity) {
+  const TestProblem p = CircleLinear();
+  EigenProblem problem(p);
+  const qpm::Summary s = qpm::Solve(&problem, p.x0, Tight(1e-7));
+  BOOST_REQUIRE(Status(s) == "converged");
+  // grad f + J^T lambda = 0 with lambda* = +1/2 (Ipopt's sign; the paper's is -1/2).
+  BOOST_TEST(std::abs(s.lambda[0] - 0.5) <= 1e-5);
+  BOOST_TEST((s.lambda - s.beta * s.c).norm() <= 1e-15);
+  const Vector residual = p.grad(s.x) + p.jac(s.x).transpose() * s.lambda;
+  BOOST_TEST(residual.norm() <= 1e-7);
+}
+
+BOOST_AUTO_TEST_CASE(EveryAcceptedSubproblemSatisfiesDecreaseAndTolerance) {
+  for (const TestProblem& p : AllProblems()) {
+    EigenProblem problem(p);
+    const qpm::Options o = Tight(1e-6);
+    const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
+    BOOST_REQUIRE(Status(s) == "converged");
+    double beta = o.penalty_init;
+    for (const qpm::OuterRecord& r : s.outer) {
+      BOOST_TEST_CONTEXT(p.name << " k " << r.k) {
+        BOOST_TEST(r.beta == beta, boost::test_tools::tolerance(1e-12));
+        BOOST_TEST(r.q_end <= r.q_start + o.gd.rounding_allowance * std::abs(r.q_start));  // (2.3)
+        BOOST_TEST(r.grad_q_norm <= r.tau);                                                 // (2.4)
+      }
+      beta *= o.penalty_growth;
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(NeverTestsFeasibilityAtTheStartPoint) {
+  // x0 on the constraint but not stationary: a feasible start must not stop
+  // the solve; the first subproblem runs.
+  TestProblem p = CircleLinear();
+  p.x0 = (Vector(2) << std::sqrt(2.0), 0.0).finished();
+  EigenProblem problem(p);
+  const qpm::Summary s = qpm::Solve(&problem, p.x0, Tight(1e-6));
+  BOOST_TEST(Status(s) == "converged");
+  BOOST_TEST(s.outer.size() >= 1u);
+  BOOST_TEST(s.inner_iterations > 0);
+  BOOST_TEST(std::abs(s.f + 2.0) <= 1e-5);
+}
+
+BOOST_AUTO_TEST_CASE(StartsEachSubproblemAtTheBetterOfXkAndX0) {
+  const TestProblem p = Hs7();
+  EigenProblem problem(p);
+  const qpm::Summary s = qpm::Solve(&problem, p.x0, Tight(1e-6));
+  BOOST_REQUIRE(Status(s) == "converged");
+  // Q(x0) is large on HS7 (x0 infeasible), so after k = 0 every start is x_k.
+  for (size_t k = 1; k < s.outer.size(); ++k) BOOST_TEST(!s.outer[k].started_at_x0);
+  BOOST_TEST(s.outer.front().started_at_x0);
+}
+
+BOOST_AUTO_TEST_CASE(ReportsMaximumOuterIterations) {
+  // (HS6 would not do: its penalty's minimizer is feasible for every beta.)
+  EigenProblem problem(CircleLinear());
+  qpm::Options o = Tight(1e-10);
+  o.max_outer_iter = 3;
+  const qpm::Summary s = qpm::Solve(&problem, CircleLinear().x0, o);
+  BOOST_TEST(Status(s) == "maximum outer iterations");
+  BOOST_TEST(s.outer_iterations == 3);
+  BOOST_TEST(s.beta == 1.2 * 1.2, boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(ReportsInnerIterationBudget) {
+  EigenProblem problem(Hs6());
+  qpm::Options o = Tight(1e-10);
+  o.max_inner_iter = 25;
+  const qpm::Summary s = qpm::Solve(&problem, Hs6().x0, o);
+  BOOST_TEST(Status(s) == "maximum inner iterations");
+  BOOST_TEST(s.inner_iterations == 25);
+}
+
+BOOST_AUTO_TEST_CASE(RefusesInvalidOptionsWithAReason) {
+  EigenProblem problem(Hs6());
+  qpm::Options o;
+  o.penalty_growth = 1.0;
+  const qpm::Summary s = qpm::Solve(&problem, Hs6().x0, o);
+  BOOST_TEST(Status(s) == "invalid options");
+  BOOST_TEST(s.message.find("alpha") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(StopsWhenTheIterationCallbackSaysSo) {
+  EigenProblem problem(Hs6());
+  qpm::Callbacks callbacks;
+  long seen = -1;
+  callbacks.on_iteration = [&](const qpm::IterationInfo& info) {
+    seen = info.iter;
+    return info.iter < 5;
+  };
+  const qpm::Summary s = qpm::Solve(&problem, Hs6().x0, Tight(1e-8), callbacks);
+  BOOST_TEST(Status(s) == "user stop");
+  BOOST_TEST(seen == 5);
+  BOOST_TEST(s.inner_iterations == 5);
+}

@@ -1,0 +1,252 @@
+// Small equality-constrained problems with known solutions, exposed both as
+// qpm::Problem (Eigen) and as an Ipopt TNLP with a dense Jacobian, for the
+// adapter, outer-loop and application tests.
+#ifndef QPM_TEST_TEST_PROBLEMS_HPP_
+#define QPM_TEST_TEST_PROBLEMS_HPP_
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+#include <IpTNLP.hpp>
+
+#include "qpm/problem.hpp"
+
+namespace qpm_test {
+
+using qpm::Vector;
+
+struct TestProblem {
+  std::string name;
+  int n = 0;
+  int m = 0;
+  Vector x0;
+  std::function<double(const Vector&)> f;
+  std::function<Vector(const Vector&)> grad;
+  std::function<Vector(const Vector&)> c;        // c(x) = g(x) - rhs
+  std::function<Eigen::MatrixXd(const Vector&)> jac;  // dense m x n
+  Vector x_star;
+  double f_star = 0.0;
+};
+
+// min x1 + x2  s.t.  x1^2 + x2^2 = 2;  x* = (-1, -1), f* = -2, lambda* = 1/2.
+inline TestProblem CircleLinear() {
+  TestProblem p;
+  p.name = "circle_linear";
+  p.n = 2, p.m = 1;
+  p.x0 = Vector::Constant(2, -0.5);
+  p.x0[1] = -1.5;
+  p.f = [](const Vector& x) { return x[0] + x[1]; };
+  p.grad = [](const Vector&) { return Vector::Ones(2); };
+  p.c = [](const Vector& x) { return Vector::Constant(1, x.squaredNorm() - 2.0); };
+  p.jac = [](const Vector& x) { return Eigen::MatrixXd(2.0 * x.transpose()); };
+  p.x_star = Vector::Constant(2, -1.0);
+  p.f_star = -2.0;
+  return p;
+}
+
+// Hock-Schittkowski 6: min (1 - x1)^2  s.t.  10 (x2 - x1^2) = 0;  x* = (1, 1), f* = 0.
+inline TestProblem Hs6() {
+  TestProblem p;
+  p.name = "hs6";
+  p.n = 2, p.m = 1;
+  p.x0 = (Vector(2) << -1.2, 1.0).finished();
+  p.f = [](const Vector& x) { return (1 - x[0]) * (1 - x[0]); };
+  p.grad = [](const Vector& x) { return (Vector(2) << -2 * (1 - x[0]), 0.0).finished(); };
+  p.c = [](const Vector& x) { return Vector::Constant(1, 10 * (x[1] - x[0] * x[0])); };
+  p.jac = [](const Vector& x) {
+    Eigen::MatrixXd j(1, 2);
+    j << -20 * x[0], 10;
+    return j;
+  };
+  p.x_star = Vector::Ones(2);
+  p.f_star = 0.0;
+  return p;
+}
+
+// Hock-Schittkowski 7: min log(1 + x1^2) - x2  s.t.  (1 + x1^2)^2 + x2^2 = 4;
+// x* = (0, sqrt 3), f* = -sqrt 3.
+inline TestProblem Hs7() {
+  TestProblem p;
+  p.name = "hs7";
+  p.n = 2, p.m = 1;
+  p.x0 = Vector::Constant(2, 2.0);
+  p.f = [](const Vector& x) { return std::log(1 + x[0] * x[0]) - x[1]; };
+  p.grad = [](const Vector& x) {
+    return (Vector(2) << 2 * x[0] / (1 + x[0] * x[0]), -1.0).finished();
+  };
+  p.c = [](const Vector& x) {
+    const double a = 1 + x[0] * x[0];
+    return Vector::Constant(1, a * a + x[1] * x[1] - 4);
+  };
+  p.jac = [](const Vector& x) {
+    Eigen::MatrixXd j(1, 2);
+    j << 4 * x[0] * (1 + x[0] * x[0]), 2 * x[1];
+    return j;
+  };
+  p.x_star = (Vector(2) << 0.0, std::sqrt(3.0)).finished();
+  p.f_star = -std::sqrt(3.0);
+  return p;
+}
+
+// Least-norm point on two hyperplanes: min 1/2 ||x||^2 s.t. A x = b with
+// A = [1 1 1 1; 1 -1 2 0], b = (2, 1); x* = A^T (A A^T)^{-1} b.
+inline TestProblem LeastNorm() {
+  TestProblem p;
+  p.name = "least_norm";
+  p.n = 4, p.m = 2;
+  Eigen::MatrixXd a(2, 4);
+  a << 1, 1, 1, 1, 1, -1, 2, 0;
+  const Vector b = (Vector(2) << 2.0, 1.0).finished();
+  p.x0 = Vector::Constant(4, 3.0);
+  p.f = [](const Vector& x) { return 0.5 * x.squaredNorm(); };
+  p.grad = [](const Vector& x) { return x; };
+  p.c = [a, b](const Vector& x) { return Vector(a * x - b); };
+  p.jac = [a](const Vector&) { return a; };
+  p.x_star = a.transpose() * (a * a.transpose()).ldlt().solve(b);
+  p.f_star = 0.5 * p.x_star.squaredNorm();
+  return p;
+}
+
+inline std::vector<TestProblem> AllProblems() { return {CircleLinear(), Hs6(), Hs7(), LeastNorm()}; }
+
+// TestProblem as a qpm::Problem.
+class EigenProblem : public qpm::Problem {
+ public:
+  explicit EigenProblem(TestProblem p) : p_(std::move(p)) {}
+  int num_variables() const override { return p_.n; }
+  int num_constraints() const override { return p_.m; }
+  void InitJacobian(qpm::SparseMatrix* j) const override {
+    j->resize(p_.m, p_.n);
+    std::vector<Eigen::Triplet<double>> t;
+    for (int r = 0; r < p_.m; ++r)
+      for (int c = 0; c < p_.n; ++c) t.emplace_back(r, c, 1.0);
+    j->setFromTriplets(t.begin(), t.end());
+  }
+  bool EvalObjective(const qpm::ConstVectorRef& x, double* f) override { *f = p_.f(x); return true; }
+  bool EvalConstraints(const qpm::ConstVectorRef& x, qpm::VectorRef c) override { c = p_.c(x); return true; }
+  bool EvalGradient(const qpm::ConstVectorRef& x, qpm::VectorRef g) override { g = p_.grad(x); return true; }
+  bool EvalJacobian(const qpm::ConstVectorRef& x, qpm::SparseMatrix* j) override {
+    const Eigen::MatrixXd d = p_.jac(x);
+    for (int r = 0; r < p_.m; ++r)
+      for (qpm::SparseMatrix::InnerIterator it(*j, r); it; ++it) it.valueRef() = d(r, it.col());
+    return true;
+  }
+  const TestProblem& problem() const { return p_; }
+
+ private:
+  TestProblem p_;
+};
+
+// TestProblem as an Ipopt TNLP with a dense Jacobian, in either index style;
+// with `split` every Jacobian entry is given as two triplets of half value.
+// Records finalize_solution and the new_x flags it was called with.
+class DenseTnlp : public Ipopt::TNLP {
+ public:
+  using Index = Ipopt::Index;
+  using Number = Ipopt::Number;
+
+  DenseTnlp(TestProblem p, IndexStyleEnum style = C_STYLE, bool split = false)
+      : p_(std::move(p)), style_(style), split_(split) {}
+
+  bool get_nlp_info(Index& n, Index& m, Index& nnz_jac, Index& nnz_h, IndexStyleEnum& style) override {
+    n = p_.n, m = p_.m, nnz_jac = p_.n * p_.m * (split_ ? 2 : 1), nnz_h = 0, style = style_;
+    return true;
+  }
+  bool get_bounds_info(Index n, Number* x_l, Number* x_u, Index m, Number* g_l, Number* g_u) override {
+    for (Index i = 0; i < n; ++i) x_l[i] = x_lower, x_u[i] = x_upper;
+    for (Index j = 0; j < m; ++j) g_l[j] = 0.0, g_u[j] = inequality ? 1.0 : 0.0;
+    return true;
+  }
+  bool get_starting_point(Index n, bool, Number* x, bool, Number*, Number*, Index, bool, Number*) override {
+    for (Index i = 0; i < n; ++i) x[i] = p_.x0[i];
+    return true;
+  }
+  bool eval_f(Index n, const Number* x, bool new_x, Number& f) override {
+    new_x_flags.push_back(new_x);
+    f = p_.f(Eigen::Map<const Vector>(x, n)) + (nan_at_start && ++f_calls == 1 ? NAN : 0.0);
+    return true;
+  }
+  bool eval_grad_f(Index n, const Number* x, bool new_x, Number* grad) override {
+    new_x_flags.push_back(new_x);
+    Eigen::Map<Vector>(grad, n) = p_.grad(Eigen::Map<const Vector>(x, n));
+    return true;
+  }
+  bool eval_g(Index n, const Number* x, bool new_x, Index m, Number* g) override {
+    new_x_flags.push_back(new_x);
+    Eigen::Map<Vector>(g, m) = p_.c(Eigen::Map<const Vector>(x, n));
+    return true;
+  }
+  bool eval_jac_g(Index n, const Number* x, bool new_x, Index m, Index, Index* row, Index* col,
+                  Number* values) override {
+    if (values == nullptr) return JacobianStructure(n, m, row, col);
+    new_x_flags.push_back(new_x);
+    const Vector point = Eigen::Map<const Vector>(x, n);
+    const Eigen::MatrixXd d = p_.jac(point);
+    const int copies = split_ ? 2 : 1;
+    for (Index r = 0, k = 0; r < m; ++r)
+      for (Index c = 0; c < n; ++c)
+        for (int s = 0; s < copies; ++s, ++k) values[k] = d(r, c) / copies;
+    return true;
+  }
+  bool JacobianStructure(Index n, Index m, Index* row, Index* col) const {
+    const int copies = split_ ? 2 : 1;
+    const Index offset = style_ == FORTRAN_STYLE ? 1 : 0;
+    for (Index r = 0, k = 0; r < m; ++r)
+      for (Index c = 0; c < n; ++c)
+        for (int s = 0; s < copies; ++s, ++k) {
+          row[k] = r + offset + bad_index;
+          col[k] = c + offset;
+        }
+    return true;
+  }
+  bool intermediate_callback(Ipopt::AlgorithmMode, Index iter, Number, Number, Number, Number,
+                             Number, Number, Number, Number, Index, const Ipopt::IpoptData*,
+                             Ipopt::IpoptCalculatedQuantities*) override {
+    ++callbacks;
+    last_iter = iter;
+    return stop_after < 0 || iter < stop_after;
+  }
+  void finalize_solution(Ipopt::SolverReturn status, Index n, const Number* x, const Number* z_L,
+                         const Number* z_U, Index m, const Number* g, const Number* lambda,
+                         Number obj, const Ipopt::IpoptData*, Ipopt::IpoptCalculatedQuantities*) override {
+    ++finalize_calls;
+    final_status = status;
+    x_final = Eigen::Map<const Vector>(x, n);
+    z_L_final = Eigen::Map<const Vector>(z_L, n);
+    z_U_final = Eigen::Map<const Vector>(z_U, n);
+    g_final = Eigen::Map<const Vector>(g, m);
+    lambda_final = Eigen::Map<const Vector>(lambda, m);
+    f_final = obj;
+  }
+
+  const TestProblem& problem() const { return p_; }
+
+  // Knobs for failure tests.
+  double x_lower = -1e19, x_upper = 1e19;
+  bool inequality = false;
+  Index bad_index = 0;        // added to structure rows (out of range when > 0)
+  bool nan_at_start = false;  // first eval_f returns NaN
+  int stop_after = -1;        // intermediate_callback returns false at this iter
+
+  // What the solver did.
+  std::vector<bool> new_x_flags;
+  int f_calls = 0;
+  int callbacks = 0;
+  Index last_iter = -1;
+  int finalize_calls = 0;
+  Ipopt::SolverReturn final_status = Ipopt::UNASSIGNED;
+  Vector x_final, z_L_final, z_U_final, g_final, lambda_final;
+  double f_final = 0.0;
+
+ private:
+  TestProblem p_;
+  IndexStyleEnum style_;
+  bool split_;
+};
+
+}  // namespace qpm_test
+
+#endif  // QPM_TEST_TEST_PROBLEMS_HPP_

@@ -1,0 +1,125 @@
+#define BOOST_TEST_MODULE tnlp_problem
+#include <boost/test/unit_test.hpp>
+
+#include "qpm/tnlp_problem.hpp"
+#include "test_problems.hpp"
+
+using namespace qpm_test;
+using Ipopt::SmartPtr;
+using Ipopt::TNLP;
+
+namespace {
+
+std::unique_ptr<qpm::TnlpProblem> Adapt(const SmartPtr<DenseTnlp>& tnlp, std::string* error) {
+  return qpm::TnlpProblem::Create(GetRawPtr(tnlp), qpm::TnlpOptions(), error);
+}
+
+// Jacobian of the adapter at x as a dense matrix.
+Eigen::MatrixXd AdaptedJacobian(qpm::TnlpProblem& problem, const Vector& x) {
+  qpm::SparseMatrix j;
+  problem.InitJacobian(&j);
+  BOOST_REQUIRE(problem.EvalJacobian(x, &j));
+  return Eigen::MatrixXd(j);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(ReadsBothIndexStylesAndSumsRepeatedTriplets) {
+  const TestProblem p = LeastNorm();
+  for (auto style : {TNLP::C_STYLE, TNLP::FORTRAN_STYLE}) {
+    for (bool split : {false, true}) {
+      SmartPtr<DenseTnlp> tnlp = new DenseTnlp(p, style, split);
+      std::string error;
+      auto problem = Adapt(tnlp, &error);
+      BOOST_TEST_CONTEXT("style " << style << " split " << split) {
+        BOOST_REQUIRE_MESSAGE(problem, error);
+        BOOST_TEST(problem->num_variables() == 4);
+        BOOST_TEST(problem->num_constraints() == 2);
+        const Eigen::MatrixXd j = AdaptedJacobian(*problem, p.x0);
+        BOOST_TEST((j - p.jac(p.x0)).norm() == 0.0);
+        qpm::SparseMatrix pattern;
+        problem->InitJacobian(&pattern);
+        BOOST_TEST(pattern.nonZeros() == 8);  // duplicates merged into one slot
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(ConstraintResidualIsGMinusLowerBound) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs7());
+  std::string error;
+  auto problem = Adapt(tnlp, &error);
+  BOOST_REQUIRE(problem);
+  Vector c(1);
+  BOOST_REQUIRE(problem->EvalConstraints(Hs7().x0, c));
+  BOOST_TEST(c[0] == Hs7().c(Hs7().x0)[0]);
+  BOOST_TEST((problem->starting_point() - Hs7().x0).norm() == 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(NewXIsFalseOnlyForTheSamePoint) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs6());
+  std::string error;
+  auto problem = Adapt(tnlp, &error);
+  BOOST_REQUIRE(problem);
+  Vector x = Hs6().x0, c(1), g(2);
+  double f;
+  problem->EvalObjective(x, &f);
+  problem->EvalConstraints(x, c);
+  problem->EvalGradient(x, g);
+  x[0] += 1e-300;  // a different point, however close
+  x[0] += 0.5;
+  problem->EvalObjective(x, &f);
+  const std::vector<bool> expected = {true, false, false, true};
+  BOOST_TEST(tnlp->new_x_flags == expected, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(ObjectiveScalingAppliesToValueAndGradient) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs7());
+  qpm::TnlpOptions options;
+  options.obj_scaling = -2.0;
+  std::string error;
+  auto problem = qpm::TnlpProblem::Create(GetRawPtr(tnlp), options, &error);
+  BOOST_REQUIRE(problem);
+  double f;
+  Vector g(2);
+  BOOST_REQUIRE(problem->EvalObjective(Hs7().x0, &f));
+  BOOST_REQUIRE(problem->EvalGradient(Hs7().x0, g));
+  BOOST_TEST(f == -2.0 * Hs7().f(Hs7().x0));
+  BOOST_TEST((g + 2.0 * Hs7().grad(Hs7().x0)).norm() == 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(RefusesFiniteBoundsNamingTheVariable) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs6());
+  tnlp->x_lower = 0.0;
+  std::string error;
+  BOOST_TEST(!Adapt(tnlp, &error));
+  BOOST_TEST(error.find("variable 0") != std::string::npos);
+  BOOST_TEST(error.find("not supported") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(TreatsBoundsBeyondInfinityAsAbsent) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs6());
+  tnlp->x_lower = -2e19;
+  tnlp->x_upper = 1e19;
+  std::string error;
+  BOOST_TEST(Adapt(tnlp, &error).get() != nullptr);
+}
+
+BOOST_AUTO_TEST_CASE(RefusesInequalityRowsNamingTheRow) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs6());
+  tnlp->inequality = true;
+  std::string error;
+  BOOST_TEST(!Adapt(tnlp, &error));
+  BOOST_TEST(error.find("constraint 0") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(RefusesOutOfRangeStructureIndices) {
+  for (auto style : {TNLP::C_STYLE, TNLP::FORTRAN_STYLE}) {
+    SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs6(), style);
+    tnlp->bad_index = 1;
+    std::string error;
+    BOOST_TEST(!Adapt(tnlp, &error));
+    BOOST_TEST(error.find("eval_jac_g structure") != std::string::npos);
+    BOOST_TEST(error.find(style == TNLP::C_STYLE ? "C_STYLE" : "FORTRAN_STYLE") != std::string::npos);
+  }
+}
