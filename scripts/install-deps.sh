@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what qpm needs on Debian (bookworm or later): compiler, meson,
+# ninja, pkg-config, Ipopt, Eigen and Boost.Test. Skips what is present.
+set -euo pipefail
+packages="g++ meson ninja-build pkg-config coinor-libipopt-dev libeigen3-dev libboost-test-dev"
+missing=""
+for p in $packages; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends $missing

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds qpm, runs the Boost.Test suite, installs qpm into a scratch prefix
+# and builds an Ipopt program (examples/ipopt_swap/with_qpm.cpp) against the
+# installed library with pkg-config, checking it reaches Ipopt's solution.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${BUILD_DIR:-build}
+prefix="$PWD/_install"
+if [ -d "$build/meson-private" ]; then
+  meson setup --reconfigure "$build" --prefix="$prefix" --libdir=lib >/dev/null
+else
+  meson setup "$build" --prefix="$prefix" --libdir=lib >/dev/null
+fi
+ninja -C "$build"
+meson test -C "$build" --print-errorlogs
+
+echo "== install and build an Ipopt program against the installed qpm"
+rm -rf "$prefix"
+meson install -C "$build" >/dev/null
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+c++ -std=c++17 -O2 -o "$build/consumer" examples/ipopt_swap/with_qpm.cpp \
+  -Iexamples/ipopt_swap $(pkg-config --cflags --libs qpm)
+qpm_line=$(LD_LIBRARY_PATH="$prefix/lib" "$build/consumer" | grep '^solution')
+ipopt_line=$("$build/examples/with_ipopt" | grep '^solution')
+echo "Ipopt: $ipopt_line"
+echo "QPM:   $qpm_line"
+python3 - "$ipopt_line" "$qpm_line" <<'PY'
+import re, sys
+nums = [list(map(float, re.findall(r"-?\d+\.\d+", s))) for s in sys.argv[1:]]
+diff = max(abs(a - b) for a, b in zip(*nums))
+print(f"max difference in f, x, lambda: {diff:.2e}")
+sys.exit(0 if diff <= 1e-6 else 1)
+PY
+echo "== all tests passed"
