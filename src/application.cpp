@@ -1,5 +1,6 @@
 #include "qpm/application.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -23,9 +24,14 @@ constexpr const char* kVersion = "0.1.0";
 // Ipopt's tolerances are max-norms; qpm's tests use the paper's 2-norms.
 void RegisterOptionsImpl(const SmartPtr<RegisteredOptions>& r) {
   r->SetRegisteringCategory("QPM (Quadratic Penalty Method)");
-  r->AddStringOption1("qpm_inner_solver", "Inner solver for the penalty subproblems.",
+  r->AddStringOption3("qpm_inner_solver", "Inner solver for the penalty subproblems.",
                       "gradient-descent", "gradient-descent",
-                      "steepest descent with Armijo backtracking (QPM-GD)");
+                      "steepest descent with Armijo backtracking (QPM-GD)", "trust-region",
+                      "trust region with truncated CG on exact Hessian-vector products (QPM-TR)",
+                      "lbfgs", "limited-memory BFGS; no eval_h (chosen automatically with "
+                      "hessian_approximation limited-memory)");
+  r->AddLowerBoundedNumberOption("qpm_tr_max_radius", "Maximum trust-region radius (assumption A2).",
+                                 0.0, true, 1e3);
   r->AddLowerBoundedNumberOption("qpm_penalty_init", "Initial penalty parameter beta0 (>= 1).",
                                  1.0, false, 1.0);
   r->AddLowerBoundedNumberOption("qpm_penalty_growth", "Penalty growth factor alpha (> 1).",
@@ -196,9 +202,17 @@ bool QpmApplication::ReadOptions(qpm::Options* o, TnlpOptions* t, std::string* e
     list.GetIntegerValue("qpm_max_inner_iter", value, "");
   }
   o->max_inner_iter = value;
-  std::string inner;
+  std::string inner, hessian;
   list.GetStringValue("qpm_inner_solver", inner, "");
-  o->inner_solver = InnerSolverType::kGradientDescent;
+  list.GetStringValue("hessian_approximation", hessian, "");
+  o->inner_solver = inner == "trust-region" ? InnerSolverType::kTrustRegion
+                    : inner == "lbfgs"      ? InnerSolverType::kLbfgs
+                                            : InnerSolverType::kGradientDescent;
+  if (hessian == "limited-memory") o->inner_solver = InnerSolverType::kLbfgs;
+  list.GetIntegerValue("limited_memory_max_history", value, "");
+  o->lbfgs.memory = value;
+  list.GetNumericValue("qpm_tr_max_radius", o->tr.max_radius, "");
+  o->tr.initial_radius = std::min(o->tr.initial_radius, o->tr.max_radius);
   list.GetNumericValue("nlp_lower_bound_inf", t->lower_bound_inf, "");
   list.GetNumericValue("nlp_upper_bound_inf", t->upper_bound_inf, "");
   list.GetNumericValue("obj_scaling_factor", t->obj_scaling, "");
@@ -206,7 +220,7 @@ bool QpmApplication::ReadOptions(qpm::Options* o, TnlpOptions* t, std::string* e
     *error = "obj_scaling_factor must not be 0";
     return false;
   }
-  t->need_hessian = false;
+  t->need_hessian = o->inner_solver == InnerSolverType::kTrustRegion;
   return o->IsValid(error);
 }
 

@@ -5,15 +5,42 @@ namespace qpm {
 const char* ToString(InnerSolverType type) {
   switch (type) {
     case InnerSolverType::kGradientDescent: return "gradient-descent";
+    case InnerSolverType::kTrustRegion: return "trust-region";
+    case InnerSolverType::kLbfgs: return "lbfgs";
   }
   return "unknown";
 }
 
 namespace {
+
 bool Fail(std::string* why, const char* message) {
   if (why) *why = message;
   return false;
 }
+
+bool IsValid(const LineSearchOptions& o, std::string* why) {
+  if (!(o.armijo_c1 > 0.0 && o.armijo_c1 < 0.5)) return Fail(why, "armijo_c1 must be in (0, 0.5)");
+  if (!(o.backtrack_factor > 0.0 && o.backtrack_factor < 1.0)) return Fail(why, "backtrack_factor must be in (0, 1)");
+  if (!(o.rounding_allowance >= 0.0)) return Fail(why, "rounding_allowance must be >= 0");
+  if (o.max_backtracks < 1) return Fail(why, "max_backtracks must be >= 1");
+  return true;
+}
+
+bool IsValid(const TrustRegionOptions& o, std::string* why) {
+  if (!(o.initial_radius > 0.0)) return Fail(why, "tr.initial_radius must be > 0");
+  if (!(o.max_radius >= o.initial_radius)) return Fail(why, "tr.max_radius must be >= tr.initial_radius");
+  if (!(o.eta_accept > 0.0 && o.eta_accept < 1.0)) return Fail(why, "tr.eta_accept must be in (0, 1)");
+  if (!(o.eta_shrink >= o.eta_accept && o.eta_shrink < o.eta_expand)) return Fail(why, "tr needs eta_accept <= eta_shrink < eta_expand");
+  if (!(o.eta_expand < 1.0)) return Fail(why, "tr.eta_expand must be < 1");
+  if (!(o.expand_factor > 1.0)) return Fail(why, "tr.expand_factor must be > 1");
+  if (!(o.shrink_factor > 0.0 && o.shrink_factor < 1.0)) return Fail(why, "tr.shrink_factor must be in (0, 1)");
+  if (!(o.cg_relative_tol > 0.0 && o.cg_relative_tol < 1.0)) return Fail(why, "tr.cg_relative_tol must be in (0, 1)");
+  if (o.cg_max_iter < 0) return Fail(why, "tr.cg_max_iter must be >= 0");
+  if (!(o.rho_regularization >= 0.0)) return Fail(why, "tr.rho_regularization must be >= 0");
+  if (!(o.min_radius > 0.0)) return Fail(why, "tr.min_radius must be > 0");
+  return true;
+}
+
 }  // namespace
 
 bool Options::IsValid(std::string* why) const {
@@ -25,12 +52,13 @@ bool Options::IsValid(std::string* why) const {
   if (max_outer_iter < 0) return Fail(why, "max_outer_iter must be >= 0");
   if (max_inner_iter < 0) return Fail(why, "max_inner_iter must be >= 0");
   if (!(max_cpu_time > 0.0)) return Fail(why, "max_cpu_time must be > 0");
-  if (!(gd.armijo_c1 > 0.0 && gd.armijo_c1 < 0.5)) return Fail(why, "gd.armijo_c1 must be in (0, 0.5)");
-  if (!(gd.backtrack_factor > 0.0 && gd.backtrack_factor < 1.0)) return Fail(why, "gd.backtrack_factor must be in (0, 1)");
+  if (!qpm::IsValid(gd.line_search, why)) return false;
   if (!(gd.step_growth >= 1.0)) return Fail(why, "gd.step_growth must be >= 1");
   if (!(gd.initial_step > 0.0)) return Fail(why, "gd.initial_step must be > 0");
-  if (!(gd.rounding_allowance >= 0.0)) return Fail(why, "gd.rounding_allowance must be >= 0");
-  if (gd.max_backtracks < 1) return Fail(why, "gd.max_backtracks must be >= 1");
+  if (!qpm::IsValid(tr, why)) return false;
+  if (lbfgs.memory < 1) return Fail(why, "lbfgs.memory must be >= 1");
+  if (!qpm::IsValid(lbfgs.line_search, why)) return false;
+  if (!(lbfgs.curvature_eps >= 0.0)) return Fail(why, "lbfgs.curvature_eps must be >= 0");
   return true;
 }
 

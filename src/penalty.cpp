@@ -20,7 +20,15 @@ void CopyIterate(const Iterate& from, Iterate* to) {
 PenaltyFunction::PenaltyFunction(Problem* problem)
     : problem_(problem),
       n_(problem->num_variables()),
-      m_(problem->num_constraints()) {}
+      m_(problem->num_constraints()) {
+  if (problem_->has_hessian()) {
+    problem_->InitHessian(&hessian_);
+    hessian_.makeCompressed();
+    hessian_diag_.setZero(n_);
+  }
+  lambda_.setZero(m_);
+  jv_.setZero(m_);
+}
 
 void PenaltyFunction::Allocate(Iterate* it) const {
   it->x.setZero(n_);
@@ -51,6 +59,23 @@ void PenaltyFunction::FormGradient(Iterate* it) const {
   it->grad_q = it->grad_f;
   it->grad_q.noalias() += beta_ * (it->jacobian.transpose() * it->c);
   it->grad_q_norm = it->grad_q.norm();
+}
+
+bool PenaltyFunction::EvaluateHessian(const Iterate& it) {
+  ++counts_.hess_evals;
+  lambda_ = beta_ * it.c;
+  if (!problem_->EvalHessian(it.x, 1.0, lambda_, &hessian_)) return false;
+  hessian_diag_ = hessian_.diagonal();
+  return std::isfinite(hessian_diag_.sum()) &&
+         std::isfinite(Eigen::Map<const Vector>(hessian_.valuePtr(), hessian_.nonZeros()).sum());
+}
+
+void PenaltyFunction::HessianProduct(const Iterate& it, const Vector& v, Vector* out) {
+  out->noalias() = hessian_ * v;                 // L v
+  out->noalias() += hessian_.transpose() * v;    // + L^T v
+  *out -= hessian_diag_.cwiseProduct(v);         // diagonal counted once
+  jv_.noalias() = it.jacobian * v;
+  out->noalias() += beta_ * (it.jacobian.transpose() * jv_);
 }
 
 }  // namespace qpm

@@ -5,6 +5,8 @@
 #include <memory>
 
 #include "qpm/inner/gradient_descent.hpp"
+#include "qpm/inner/lbfgs.hpp"
+#include "qpm/inner/trust_region.hpp"
 #include "qpm/penalty.hpp"
 
 namespace qpm {
@@ -39,6 +41,10 @@ std::unique_ptr<InnerSolver> MakeInnerSolver(const Options& options, PenaltyFunc
   switch (options.inner_solver) {
     case InnerSolverType::kGradientDescent:
       return std::make_unique<GradientDescent>(options.gd, q);
+    case InnerSolverType::kTrustRegion:
+      return std::make_unique<TrustRegion>(options.tr, q);
+    case InnerSolverType::kLbfgs:
+      return std::make_unique<Lbfgs>(options.lbfgs, q);
   }
   return nullptr;
 }
@@ -85,6 +91,12 @@ Summary OuterLoop::Run(const Vector& x0) {
   std::string why;
   summary_.x = x0;
   if (!options_.IsValid(&why)) return Finish(TerminationType::kInvalidOptions, why);
+  if (options_.inner_solver == InnerSolverType::kTrustRegion && !q_.has_hessian()) {
+    return Finish(TerminationType::kInvalidOptions,
+                  "the trust-region inner solver needs the Hessian of the Lagrangian, which "
+                  "the model does not provide; use lbfgs (hessian_approximation "
+                  "limited-memory)");
+  }
   start_cpu_ = CpuSeconds();
   q_.set_beta(options_.penalty_init);
   if (!EvaluateStart(x0)) {

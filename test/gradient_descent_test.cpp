@@ -75,7 +75,7 @@ BOOST_AUTO_TEST_CASE(ConvergesToToleranceOnAQuadratic) {
 }
 
 BOOST_AUTO_TEST_CASE(QNeverIncreasesBeyondRoundingOnAcceptedSteps) {
-  const double allowance = qpm::GradientDescentOptions().rounding_allowance;
+  const double allowance = qpm::GradientDescentOptions().line_search.rounding_allowance;
   for (const TestProblem& p : AllProblems()) {
     EigenProblem problem(p);
     for (double beta : {1.0, 1e3, 1e6}) {
@@ -101,7 +101,7 @@ BOOST_AUTO_TEST_CASE(ReachesStationarityBelowRoundingOfQ) {
   BOOST_TEST(std::string(qpm::ToString(run.summary.status)) == "converged");
   BOOST_TEST(run.x.grad_q_norm <= 1e-9);
   qpm::GradientDescentOptions plain;
-  plain.rounding_allowance = 0.0;
+  plain.line_search.rounding_allowance = 0.0;
   Quadratic same(Vector::LinSpaced(5, 1.0, 10.0), 1e8);
   const Run stalled = Minimize(&same, Vector::Ones(5), 1.0, 1e-9, 100000, plain);
   BOOST_TEST(std::string(qpm::ToString(stalled.summary.status)) != "converged");

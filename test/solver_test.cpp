@@ -55,7 +55,7 @@ BOOST_AUTO_TEST_CASE(EveryAcceptedSubproblemSatisfiesDecreaseAndTolerance) {
     for (const qpm::OuterRecord& r : s.outer) {
       BOOST_TEST_CONTEXT(p.name << " k " << r.k) {
         BOOST_TEST(r.beta == beta, boost::test_tools::tolerance(1e-12));
-        BOOST_TEST(r.q_end <= r.q_start + o.gd.rounding_allowance * std::abs(r.q_start));  // (2.3)
+        BOOST_TEST(r.q_end <= r.q_start + o.gd.line_search.rounding_allowance * std::abs(r.q_start));  // (2.3)
         BOOST_TEST(r.grad_q_norm <= r.tau);                                                 // (2.4)
       }
       beta *= o.penalty_growth;

@@ -9,30 +9,59 @@ namespace qpm {
 
 enum class InnerSolverType {
   kGradientDescent,  // QPM-GD: steepest descent with an Armijo line search
+  kTrustRegion,      // QPM-TR: trust region, Steihaug-Toint truncated CG
+  kLbfgs,            // limited-memory BFGS with the same line search; no Hessian
 };
 
 const char* ToString(InnerSolverType type);
 
-// Gradient descent with backtracking on Q_beta (QPM-GD of the paper, Sec. 7).
-struct GradientDescentOptions {
-  // Sufficient decrease: Q(x - t g) <= Q(x) - armijo_c1 * t * ||g||^2.
+// Backtracking Armijo line search (inner/line_search.hpp).
+struct LineSearchOptions {
+  // Sufficient decrease: Q(x + t d) <= Q(x) + armijo_c1 t grad Q . d.
   double armijo_c1 = 1e-4;
   // Backtracking: t <- backtrack_factor * t after a rejected trial.
   double backtrack_factor = 0.5;
+  // Below rounding_allowance * |Q(x)| a decrease cannot be told from the
+  // rounding of Q; there the slope test of Hager & Zhang decides, and no
+  // accepted step raises Q by more than this allowance.
+  double rounding_allowance = 1e-12;
+  // Rejected trials per iteration before the search is declared stalled.
+  int max_backtracks = 60;
+};
+
+// Gradient descent on Q_beta (QPM-GD of the paper, Sec. 7).
+struct GradientDescentOptions {
+  LineSearchOptions line_search;
   // The first trial of an iteration is step_growth * (last accepted t).
   double step_growth = 2.0;
-  // Trial step of the very first iteration (t, not a length: the step is t*g).
+  // Trial step of the very first iteration (t, not a length: the step is -t g).
   double initial_step = 1.0;
-  // Rounding-aware acceptance (Hager & Zhang 2005, "approximate Wolfe"):
-  // when Q(trial) <= Q(x) + rounding_allowance * |Q(x)| the value test is
-  // at or below Q's rounding, so the trial is judged by its directional
-  // derivative phi'(t) = -g_trial . g instead: accepted when
-  //   phi'(t) <= (1 - 2 armijo_c1) ||g||^2      (HZ's approximate Armijo,
-  // equivalent to the Armijo test on quadratics, exact in floating point).
-  // Below this relative size a decrease cannot be told from rounding of Q.
-  double rounding_allowance = 1e-12;
-  // Backtracks per iteration before the search is declared stalled.
-  int max_backtracks = 60;
+};
+
+// Trust region on Q_beta with the Steihaug-Toint truncated CG (QPM-TR).
+// rho = (actual + reg) / (predicted + reg) with reg = rho_regularization *
+// max(1, |Q(x)|): near convergence both reductions fall below Q's rounding
+// and the plain ratio is noise (the regularization makes it tend to 1).
+struct TrustRegionOptions {
+  double initial_radius = 1.0;   // Delta_0
+  double max_radius = 1e3;       // Delta_max (paper assumption A2 needs a bound)
+  double eta_accept = 0.1;       // accept the step when rho >= eta_accept
+  double eta_expand = 0.75;      // grow the radius when rho > eta_expand at the boundary
+  double eta_shrink = 0.25;      // shrink the radius when rho < eta_shrink
+  double expand_factor = 2.0;    // Delta <- min(expand_factor Delta, max_radius)
+  double shrink_factor = 0.25;   // Delta <- shrink_factor Delta
+  double cg_relative_tol = 0.1;  // CG stops at ||r|| <= min(cg_relative_tol, sqrt||g||) ||g||
+  int cg_max_iter = 0;           // CG iteration cap per step; 0 means n
+  double rho_regularization = 1e-13;  // see above (~ 1e3 machine epsilon)
+  double min_radius = 1e-30;     // below this the trust region has stalled
+};
+
+// Limited-memory BFGS on Q_beta (two-loop recursion) with the line search.
+struct LbfgsOptions {
+  int memory = 6;                 // curvature pairs kept (limited_memory_max_history)
+  LineSearchOptions line_search;
+  // Pairs with s.y <= curvature_eps * ||s|| ||y|| are skipped (keeps H SPD).
+  double curvature_eps = 1e-10;
 };
 
 struct Options {
@@ -46,6 +75,8 @@ struct Options {
   long max_inner_iter = 10000000; // total inner iterations over all k
   double max_cpu_time = 1e6;      // seconds of process CPU time
   GradientDescentOptions gd;
+  TrustRegionOptions tr;
+  LbfgsOptions lbfgs;
 
   // True when every field is in range; otherwise `why` names the first bad one.
   bool IsValid(std::string* why) const;

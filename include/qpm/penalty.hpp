@@ -62,6 +62,15 @@ class PenaltyFunction {
   // grad Q for the current beta from the cached grad f, J and c: no callbacks.
   void FormGradient(Iterate* it) const;
 
+  // Second order. W = Hessian of the Lagrangian at it.x with sigma = 1 and
+  // lambda = beta c(x) (one Hessian evaluation), kept here until the next
+  // call; then the Hessian of Q_beta is applied matrix-free,
+  //   Hess Q_beta v = W v + beta J^T (J v),
+  // in O(nnz(W) + nnz(J)), never forming J^T J.
+  bool has_hessian() const { return problem_->has_hessian(); }
+  bool EvaluateHessian(const Iterate& it);
+  void HessianProduct(const Iterate& it, const Vector& v, Vector* out);
+
   const PenaltyCounts& counts() const { return counts_; }
   Problem* problem() const { return problem_; }
 
@@ -71,6 +80,10 @@ class PenaltyFunction {
   int m_;
   double beta_ = 1.0;
   PenaltyCounts counts_;
+  SparseMatrix hessian_;  // lower triangle of W
+  Vector hessian_diag_;   // diag(W), counted twice by L v + L^T v
+  Vector lambda_;         // beta c, the multipliers W was formed with
+  Vector jv_;             // J v
 };
 
 }  // namespace qpm

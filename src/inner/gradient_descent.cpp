@@ -1,6 +1,5 @@
 #include "qpm/inner/gradient_descent.hpp"
 
-#include <cmath>
 #include <ctime>
 
 namespace qpm {
@@ -29,76 +28,53 @@ void SwapIterates(Iterate* a, Iterate* b) {
   std::swap(a->grad_q_norm, b->grad_q_norm);
 }
 
-GradientDescent::GradientDescent(const GradientDescentOptions& options,
-                                 PenaltyFunction* q)
-    : options_(options), q_(q), last_step_(options.initial_step / options.step_growth) {
+bool CheckStop(const InnerControl& control, const Iterate& x, InnerSummary* summary) {
+  summary->tau = control.tolerance(x.c_norm());
+  if (x.grad_q_norm <= summary->tau) {  // (2.4)
+    summary->status = InnerStatus::kConverged;
+  } else if (summary->iterations >= control.max_iterations) {
+    summary->status = InnerStatus::kIterationLimit;
+  } else if (CpuSeconds() > control.cpu_deadline) {
+    summary->status = InnerStatus::kTimeLimit;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool ReportStep(const InnerControl& control, const Iterate& x, const StepInfo& step,
+                InnerSummary* summary) {
+  ++summary->iterations;
+  if (!control.on_iteration || control.on_iteration(x, step)) return false;
+  summary->status = InnerStatus::kUserStop;
+  summary->tau = control.tolerance(x.c_norm());
+  return true;
+}
+
+GradientDescent::GradientDescent(const GradientDescentOptions& options, PenaltyFunction* q)
+    : options_(options),
+      line_search_(options.line_search),
+      q_(q),
+      last_step_(options.initial_step / options.step_growth) {
   q_->Allocate(&trial_);
+  direction_.resize(q_->n());
 }
 
 InnerSummary GradientDescent::Minimize(const InnerControl& control, Iterate* x) {
   InnerSummary summary;
-  for (;;) {
-    summary.tau = control.tolerance(x->c_norm());
-    if (x->grad_q_norm <= summary.tau) {  // (2.4)
-      summary.status = InnerStatus::kConverged;
-      return summary;
-    }
-    if (summary.iterations >= control.max_iterations) {
-      summary.status = InnerStatus::kIterationLimit;
-      return summary;
-    }
-    if (CpuSeconds() > control.cpu_deadline) {
-      summary.status = InnerStatus::kTimeLimit;
-      return summary;
-    }
+  while (!CheckStop(control, *x, &summary)) {
     StepInfo step;
-    if (!LineSearch(*x, &step)) {
+    direction_ = -x->grad_q;
+    if (!line_search_.Search(q_, *x, direction_, options_.step_growth * last_step_, &trial_,
+                             &step)) {
       summary.status = InnerStatus::kStalled;
       return summary;
     }
+    last_step_ = step.step_size;
     SwapIterates(x, &trial_);
-    ++summary.iterations;
-    if (control.on_iteration && !control.on_iteration(*x, step)) {
-      summary.status = InnerStatus::kUserStop;
-      summary.tau = control.tolerance(x->c_norm());
-      return summary;
-    }
+    if (ReportStep(control, *x, step, &summary)) return summary;
   }
-}
-
-bool GradientDescent::LineSearch(const Iterate& x, StepInfo* step) {
-  double t = options_.step_growth * last_step_;
-  for (int b = 0; b < options_.max_backtracks; ++b, t *= options_.backtrack_factor) {
-    trial_.x = x.x - t * x.grad_q;
-    if (!IsAcceptable(x, t)) continue;
-    last_step_ = t;
-    step->step_size = t;
-    step->step_norm = t * x.grad_q_norm;
-    step->backtracks = b;
-    return true;
-  }
-  return false;
-}
-
-// Evaluates trial_ (values, then derivatives when needed) and applies the
-// Armijo test where Q's values can resolve the required decrease, and the
-// rounding-aware slope test (Hager-Zhang) where they cannot. A plain value
-// test in that regime accepts steps by rounding alone (Q(trial) == Q(x)).
-bool GradientDescent::IsAcceptable(const Iterate& x, double t) {
-  if (!q_->EvaluateValues(&trial_)) return false;  // failed eval: backtrack
-  const double beta = q_->beta();
-  const double q0 = x.Q(beta);
-  const double qt = trial_.Q(beta);
-  const double gg = x.grad_q_norm * x.grad_q_norm;
-  const double rounding = options_.rounding_allowance * std::abs(q0);
-  const double decrease = options_.armijo_c1 * t * gg;
-  if (qt > q0 + rounding) return false;  // worse beyond rounding: reject
-  if (decrease > rounding) {
-    return qt <= q0 - decrease && q_->EvaluateDerivatives(&trial_);  // Armijo
-  }
-  if (!q_->EvaluateDerivatives(&trial_)) return false;
-  const double slope = -trial_.grad_q.dot(x.grad_q);  // phi'(t)
-  return slope <= (1.0 - 2.0 * options_.armijo_c1) * gg;
+  return summary;
 }
 
 }  // namespace qpm

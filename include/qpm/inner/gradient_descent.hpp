@@ -1,18 +1,17 @@
-// QPM-GD inner solver: steepest descent on Q_beta with backtracking,
+// QPM-GD inner solver: steepest descent on Q_beta,
 //
 //   x+ = x - t g,  g = grad Q_beta(x),
-//   accept t when  Q(x+) <= Q(x) - c1 t ||g||^2                  (Armijo)
-//   or, when the value test is lost in Q's rounding
-//   (Q(x+) <= Q(x) + eps |Q(x)|), when -grad Q(x+) . g <= (1 - 2 c1) ||g||^2
-//   (Hager & Zhang's approximate Armijo condition, SIAM J. Optim. 16, 2005).
 //
-// Without the second test plain Armijo stalls on the paper's problem near
-// beta ~ 4e4, where the required decrease is far below the rounding of Q.
-// Stops when ||g|| <= tau(x) (paper eq. (2.4) with Definition 2.1).
+// with t from the Armijo line search of inner/line_search.hpp (its
+// rounding-aware form keeps working where plain Armijo stalls, near
+// beta ~ 4e4 on the paper's problem). The first trial of each iteration is
+// step_growth times the last accepted t. Stops when ||g|| <= tau(x) (paper
+// eq. (2.4) with Definition 2.1).
 #ifndef QPM_INNER_GRADIENT_DESCENT_HPP_
 #define QPM_INNER_GRADIENT_DESCENT_HPP_
 
 #include "qpm/inner/inner_solver.hpp"
+#include "qpm/inner/line_search.hpp"
 #include "qpm/options.hpp"
 
 namespace qpm {
@@ -25,19 +24,13 @@ class GradientDescent : public InnerSolver {
   InnerSummary Minimize(const InnerControl& control, Iterate* x) override;
 
  private:
-  // Finds an acceptable t along -grad Q; the accepted point (with values and
-  // derivatives) is left in trial_. Returns false when none was found.
-  bool LineSearch(const Iterate& x, StepInfo* step);
-  bool IsAcceptable(const Iterate& x, double t);
-
   GradientDescentOptions options_;
+  ArmijoLineSearch line_search_;
   PenaltyFunction* q_;
   Iterate trial_;
+  Vector direction_;
   double last_step_;
 };
-
-// Exchanges the contents of two iterates without copying (pointer swaps).
-void SwapIterates(Iterate* a, Iterate* b);
 
 }  // namespace qpm
 

@@ -55,6 +55,17 @@ class InnerSolver {
 // Process CPU time in seconds.
 double CpuSeconds();
 
+// Exchanges the contents of two iterates without copying (pointer swaps).
+void SwapIterates(Iterate* a, Iterate* b);
+
+// Shared loop steps of the inner solvers. CheckStop sets the status and
+// returns true when the solver must return: (2.4) holds at x, or a limit is
+// reached. ReportStep counts an accepted step and tells the observer; true
+// when the observer asked to stop.
+bool CheckStop(const InnerControl& control, const Iterate& x, InnerSummary* summary);
+bool ReportStep(const InnerControl& control, const Iterate& x, const StepInfo& step,
+                InnerSummary* summary);
+
 }  // namespace qpm
 
 #endif  // QPM_INNER_INNER_SOLVER_HPP_

@@ -1,0 +1,48 @@
+// L-BFGS inner solver for models without a Hessian: the direction is
+// d = -H g from the two-loop recursion (Nocedal & Wright, Alg. 7.4) over the
+// last `memory` pairs s = x+ - x, y = grad Q(x+) - grad Q(x), with
+// H0 = (s.y / y.y) I, and the step comes from the Armijo line search of
+// inner/line_search.hpp (t0 = 1). Pairs with too little curvature are
+// skipped so H stays positive definite. Memory is cleared at each
+// subproblem: pairs measured with another beta describe another function.
+//
+// Why not LBFGS++ (Debian liblbfgspp-dev): its stopping tests are
+// ||g|| <= eps max(1, ||x||) and a relative-decrease window; our rule
+// ||grad Q(x)|| <= tau(x) depends on c(x) at each iterate, it cannot report
+// our Q / grad Q evaluation counts per (f, c) and (grad f, J) pair, and its
+// line searches throw std::runtime_error where we return a status.
+#ifndef QPM_INNER_LBFGS_HPP_
+#define QPM_INNER_LBFGS_HPP_
+
+#include <Eigen/Core>
+
+#include "qpm/inner/inner_solver.hpp"
+#include "qpm/inner/line_search.hpp"
+#include "qpm/options.hpp"
+
+namespace qpm {
+
+class Lbfgs : public InnerSolver {
+ public:
+  Lbfgs(const LbfgsOptions& options, PenaltyFunction* q);
+
+  InnerSummary Minimize(const InnerControl& control, Iterate* x) override;
+
+ private:
+  void Direction(const Vector& g);                     // direction_ = -H g
+  void Remember(const Iterate& from, const Iterate& to);  // new (s, y) pair
+
+  LbfgsOptions options_;
+  ArmijoLineSearch line_search_;
+  PenaltyFunction* q_;
+  Iterate trial_;
+  Vector direction_;
+  Eigen::MatrixXd s_, y_;  // n x memory, circular
+  Vector rho_, alpha_;     // 1 / (s.y), two-loop coefficients
+  int newest_ = -1;
+  int count_ = 0;
+};
+
+}  // namespace qpm
+
+#endif  // QPM_INNER_LBFGS_HPP_

@@ -1,0 +1,48 @@
+// QPM-TR inner solver: a trust-region method on Q_beta with exact
+// Hessian-vector products (paper Sec. 7; Conn, Gould & Toint Alg. 6.1.1):
+//
+//   p_k ~ argmin g.p + 1/2 p.(W + beta J^T J) p,  ||p|| <= Delta_k   (truncated CG)
+//   rho_k = (Q(x_k) - Q(x_k + p_k) + reg) / (m-decrease + reg)
+//   accept when rho_k >= eta_accept; shrink Delta when rho_k < eta_shrink;
+//   expand (up to Delta_max, assumption A2) when rho_k > eta_expand and the
+//   step reached the boundary.
+//
+// W is evaluated once per accepted iterate (and at a subproblem's start,
+// since it depends on beta through lambda = beta c). The radius carries over
+// between subproblems. Stops when ||grad Q|| <= tau(x) (2.4).
+#ifndef QPM_INNER_TRUST_REGION_HPP_
+#define QPM_INNER_TRUST_REGION_HPP_
+
+#include "qpm/inner/inner_solver.hpp"
+#include "qpm/inner/truncated_cg.hpp"
+#include "qpm/options.hpp"
+
+namespace qpm {
+
+class TrustRegion : public InnerSolver {
+ public:
+  TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q);
+
+  InnerSummary Minimize(const InnerControl& control, Iterate* x) override;
+
+  double radius() const { return radius_; }
+
+ private:
+  // Computes a step from x, tries it, updates the radius. True when the step
+  // was accepted (trial_ then holds the new point with derivatives).
+  bool TryStep(const Iterate& x, StepInfo* step);
+  void UpdateRadius(double rho, double step_norm);
+
+  TrustRegionOptions options_;
+  PenaltyFunction* q_;
+  TruncatedCg cg_;
+  Iterate trial_;
+  Vector step_;
+  double radius_;
+  HessianOperator hessian_;
+  const Iterate* at_ = nullptr;  // iterate whose Hessian is loaded
+};
+
+}  // namespace qpm
+
+#endif  // QPM_INNER_TRUST_REGION_HPP_
