@@ -52,9 +52,13 @@ bool Options::IsValid(std::string* why) const {
   if (max_outer_iter < 0) return Fail(why, "max_outer_iter must be >= 0");
   if (max_inner_iter < 0) return Fail(why, "max_inner_iter must be >= 0");
   if (!(max_cpu_time > 0.0)) return Fail(why, "max_cpu_time must be > 0");
+  if (!(stall_rounding >= 0.0)) return Fail(why, "stall_rounding must be >= 0");
   if (!qpm::IsValid(gd.line_search, why)) return false;
   if (!(gd.step_growth >= 1.0)) return Fail(why, "gd.step_growth must be >= 1");
   if (!(gd.initial_step > 0.0)) return Fail(why, "gd.initial_step must be > 0");
+  if (gd.stall_window < 1 || tr.stall_window < 1 || lbfgs.stall_window < 1) {
+    return Fail(why, "stall_window must be >= 1");
+  }
   if (!qpm::IsValid(tr, why)) return false;
   if (lbfgs.memory < 1) return Fail(why, "lbfgs.memory must be >= 1");
   if (!qpm::IsValid(lbfgs.line_search, why)) return false;

@@ -149,6 +149,7 @@ InnerSummary OuterLoop::SolveSubproblem() {
   control.tolerance.tau_cap = options_.tolerance_cap;
   control.max_iterations = options_.max_inner_iter - iterations_;
   control.cpu_deadline = start_cpu_ + options_.max_cpu_time;
+  control.stall_rounding = options_.stall_rounding;
   control.on_iteration = [this](const Iterate& x, const StepInfo& step) {
     ++iterations_;
     return Notify(x, step);

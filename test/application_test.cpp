@@ -225,3 +225,47 @@ BOOST_AUTO_TEST_CASE(PrintLevelZeroPrintsNothing) {
   BOOST_TEST(log.find("EXIT: Optimal Solution Found.") != std::string::npos);
   BOOST_TEST(log.find("Number of objective function evaluations") != std::string::npos);
 }
+
+BOOST_AUTO_TEST_CASE(LimitedMemoryHessianApproximationSelectsLbfgsWithoutEvalH) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs7());
+  SmartPtr<qpm::QpmApplication> app = new qpm::QpmApplication();
+  app->Options()->SetStringValue("hessian_approximation", "limited-memory");
+  app->Options()->SetIntegerValue("limited_memory_max_history", 4);
+  Quiet(GetRawPtr(app), 1e-7);
+  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Solve_Succeeded");
+  BOOST_TEST(tnlp->eval_h_calls == 0);  // not even the structure call
+  qpm::Options o;
+  qpm::TnlpOptions t;
+  std::string error;
+  BOOST_REQUIRE(app->ReadOptions(&o, &t, &error));
+  BOOST_TEST(std::string(qpm::ToString(o.inner_solver)) == "lbfgs");
+  BOOST_TEST(o.lbfgs.memory == 4);
+  BOOST_TEST(std::abs(tnlp->f_final + std::sqrt(3.0)) <= 1e-6);
+}
+
+BOOST_AUTO_TEST_CASE(TrustRegionSolvesWithOneHessianPerAcceptedIterate) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs7(), Ipopt::TNLP::FORTRAN_STYLE);
+  tnlp->upper_hessian = true;
+  SmartPtr<IpoptApplication> app = new qpm::QpmApplication();
+  app->Options()->SetStringValue("qpm_inner_solver", "trust-region");
+  Quiet(app, 1e-7);
+  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Solve_Succeeded");
+  BOOST_TEST(std::abs(tnlp->f_final + std::sqrt(3.0)) <= 1e-7);
+  Ipopt::Index f, g, gf, jac, h;
+  app->Statistics()->NumberOfEvaluations(f, g, gf, jac, h);
+  BOOST_TEST(h <= app->Statistics()->IterationCount() + 1);  // one per accepted iterate (+ start)
+  BOOST_TEST(h > 0);
+}
+
+BOOST_AUTO_TEST_CASE(TooTightToleranceStallsInsteadOfLooping) {
+  // At tol 1e-10 the penalty needs beta ~ 1e9, where grad Q carries rounding
+  // noise ~ beta ||J|| eps |c terms| >> 1e-10: QPM must stop, not spin.
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs7());
+  SmartPtr<IpoptApplication> app = new qpm::QpmApplication();
+  app->Options()->SetStringValue("qpm_inner_solver", "trust-region");
+  Quiet(app, 1e-11);
+  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Search_Direction_Becomes_Too_Small");
+  BOOST_TEST(tnlp->finalize_calls == 1);
+  BOOST_TEST(std::abs(tnlp->f_final + std::sqrt(3.0)) <= 1e-6);  // the best point, near x*
+  BOOST_TEST(app->Statistics()->IterationCount() < 100000);
+}

@@ -88,3 +88,31 @@ BOOST_AUTO_TEST_CASE(CountsOneEvaluationPerPair) {
   BOOST_TEST(q.counts().q_evals == 2);
   BOOST_TEST(q.counts().grad_evals == 1);
 }
+
+BOOST_AUTO_TEST_CASE(HessianProductMatchesFiniteDifferencesOfTheGradient) {
+  for (const TestProblem& p : AllProblems()) {
+    EigenProblem problem(p);
+    qpm::PenaltyFunction q(&problem);
+    q.set_beta(50.0);
+    qpm::Iterate it, probe;
+    q.Allocate(&it);
+    q.Allocate(&probe);
+    it.x = p.x0 + 0.05 * Vector::LinSpaced(p.n, 1.0, -1.0);
+    BOOST_REQUIRE(q.EvaluateValues(&it));
+    BOOST_REQUIRE(q.EvaluateDerivatives(&it));
+    BOOST_REQUIRE(q.EvaluateHessian(it));
+    const Vector v = Vector::LinSpaced(p.n, 0.5, -1.5);
+    Vector hv(p.n);
+    q.HessianProduct(it, v, &hv);
+    const double h = 1e-6;
+    Vector fd = Vector::Zero(p.n);
+    for (double sign : {1.0, -1.0}) {
+      probe.x = it.x + sign * h * v;
+      BOOST_REQUIRE(q.EvaluateValues(&probe));
+      BOOST_REQUIRE(q.EvaluateDerivatives(&probe));
+      fd += sign * probe.grad_q / (2 * h);
+    }
+    BOOST_TEST_CONTEXT(p.name) { BOOST_TEST((hv - fd).norm() <= 1e-5 * std::max(1.0, fd.norm())); }
+    BOOST_TEST(q.counts().hess_evals == 1);
+  }
+}

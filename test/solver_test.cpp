@@ -20,10 +20,14 @@ qpm::Options Tight(double eps) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(SolvesEqualityConstrainedProblemsWithKnownSolutions) {
+  for (auto inner : {qpm::InnerSolverType::kGradientDescent, qpm::InnerSolverType::kTrustRegion,
+                     qpm::InnerSolverType::kLbfgs})
   for (const TestProblem& p : AllProblems()) {
     EigenProblem problem(p);
-    const qpm::Summary s = qpm::Solve(&problem, p.x0, Tight(1e-6));
-    BOOST_TEST_CONTEXT(p.name) {
+    qpm::Options o = Tight(1e-6);
+    o.inner_solver = inner;
+    const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
+    BOOST_TEST_CONTEXT(p.name << " with " << qpm::ToString(inner)) {
       BOOST_TEST(Status(s) == "converged");
       BOOST_TEST(s.c_norm <= 1e-6);
       BOOST_TEST(s.grad_q_norm <= 1e-6);

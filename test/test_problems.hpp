@@ -27,6 +27,8 @@ struct TestProblem {
   std::function<Vector(const Vector&)> grad;
   std::function<Vector(const Vector&)> c;        // c(x) = g(x) - rhs
   std::function<Eigen::MatrixXd(const Vector&)> jac;  // dense m x n
+  // Dense Hessian of the Lagrangian sigma f + lambda . c.
+  std::function<Eigen::MatrixXd(const Vector&, double, const Vector&)> hess;
   Vector x_star;
   double f_star = 0.0;
 };
@@ -42,6 +44,9 @@ inline TestProblem CircleLinear() {
   p.grad = [](const Vector&) { return Vector::Ones(2); };
   p.c = [](const Vector& x) { return Vector::Constant(1, x.squaredNorm() - 2.0); };
   p.jac = [](const Vector& x) { return Eigen::MatrixXd(2.0 * x.transpose()); };
+  p.hess = [](const Vector&, double, const Vector& l) {
+    return Eigen::MatrixXd(2.0 * l[0] * Eigen::MatrixXd::Identity(2, 2));
+  };
   p.x_star = Vector::Constant(2, -1.0);
   p.f_star = -2.0;
   return p;
@@ -60,6 +65,11 @@ inline TestProblem Hs6() {
     Eigen::MatrixXd j(1, 2);
     j << -20 * x[0], 10;
     return j;
+  };
+  p.hess = [](const Vector&, double sigma, const Vector& l) {
+    Eigen::MatrixXd h = Eigen::MatrixXd::Zero(2, 2);
+    h(0, 0) = 2 * sigma - 20 * l[0];
+    return h;
   };
   p.x_star = Vector::Ones(2);
   p.f_star = 0.0;
@@ -86,6 +96,13 @@ inline TestProblem Hs7() {
     j << 4 * x[0] * (1 + x[0] * x[0]), 2 * x[1];
     return j;
   };
+  p.hess = [](const Vector& x, double sigma, const Vector& l) {
+    const double s = x[0] * x[0];
+    Eigen::MatrixXd h = Eigen::MatrixXd::Zero(2, 2);
+    h(0, 0) = sigma * 2 * (1 - s) / ((1 + s) * (1 + s)) + l[0] * (4 + 12 * s);
+    h(1, 1) = 2 * l[0];
+    return h;
+  };
   p.x_star = (Vector(2) << 0.0, std::sqrt(3.0)).finished();
   p.f_star = -std::sqrt(3.0);
   return p;
@@ -105,6 +122,9 @@ inline TestProblem LeastNorm() {
   p.grad = [](const Vector& x) { return x; };
   p.c = [a, b](const Vector& x) { return Vector(a * x - b); };
   p.jac = [a](const Vector&) { return a; };
+  p.hess = [](const Vector&, double sigma, const Vector&) {
+    return Eigen::MatrixXd(sigma * Eigen::MatrixXd::Identity(4, 4));
+  };
   p.x_star = a.transpose() * (a * a.transpose()).ldlt().solve(b);
   p.f_star = 0.5 * p.x_star.squaredNorm();
   return p;
@@ -134,6 +154,21 @@ class EigenProblem : public qpm::Problem {
       for (qpm::SparseMatrix::InnerIterator it(*j, r); it; ++it) it.valueRef() = d(r, it.col());
     return true;
   }
+  bool has_hessian() const override { return true; }
+  void InitHessian(qpm::SparseMatrix* h) const override {
+    h->resize(p_.n, p_.n);
+    std::vector<Eigen::Triplet<double>> t;
+    for (int r = 0; r < p_.n; ++r)
+      for (int c = 0; c <= r; ++c) t.emplace_back(r, c, 1.0);
+    h->setFromTriplets(t.begin(), t.end());
+  }
+  bool EvalHessian(const qpm::ConstVectorRef& x, double sigma, const qpm::ConstVectorRef& lambda,
+                   qpm::SparseMatrix* h) override {
+    const Eigen::MatrixXd d = p_.hess(x, sigma, lambda);
+    for (int r = 0; r < p_.n; ++r)
+      for (qpm::SparseMatrix::InnerIterator it(*h, r); it; ++it) it.valueRef() = d(r, it.col());
+    return true;
+  }
   const TestProblem& problem() const { return p_; }
 
  private:
@@ -152,7 +187,9 @@ class DenseTnlp : public Ipopt::TNLP {
       : p_(std::move(p)), style_(style), split_(split) {}
 
   bool get_nlp_info(Index& n, Index& m, Index& nnz_jac, Index& nnz_h, IndexStyleEnum& style) override {
-    n = p_.n, m = p_.m, nnz_jac = p_.n * p_.m * (split_ ? 2 : 1), nnz_h = 0, style = style_;
+    n = p_.n, m = p_.m, nnz_jac = p_.n * p_.m * (split_ ? 2 : 1);
+    nnz_h = p_.n * (p_.n + 1) / 2 * (split_ ? 2 : 1);
+    style = style_;
     return true;
   }
   bool get_bounds_info(Index n, Number* x_l, Number* x_u, Index m, Number* g_l, Number* g_u) override {
@@ -202,6 +239,27 @@ class DenseTnlp : public Ipopt::TNLP {
         }
     return true;
   }
+  // One triangle (upper_hessian picks which), every entry split in two
+  // halves when `split`; counts every call, structure calls included.
+  bool eval_h(Index n, const Number* x, bool, Number sigma, Index m, const Number* lambda, bool,
+              Index, Index* row, Index* col, Number* values) override {
+    ++eval_h_calls;
+    const int copies = split_ ? 2 : 1;
+    const Index offset = style_ == FORTRAN_STYLE ? 1 : 0;
+    Eigen::MatrixXd d;
+    if (values) d = p_.hess(Eigen::Map<const Vector>(x, n), sigma, Eigen::Map<const Vector>(lambda, m));
+    for (Index r = 0, k = 0; r < n; ++r)
+      for (Index c = 0; c <= r; ++c)
+        for (int s = 0; s < copies; ++s, ++k) {
+          if (values) {
+            values[k] = d(r, c) / copies;
+          } else {
+            row[k] = (upper_hessian ? c : r) + offset;
+            col[k] = (upper_hessian ? r : c) + offset;
+          }
+        }
+    return true;
+  }
   bool intermediate_callback(Ipopt::AlgorithmMode, Index iter, Number, Number, Number, Number,
                              Number, Number, Number, Number, Index, const Ipopt::IpoptData*,
                              Ipopt::IpoptCalculatedQuantities*) override {
@@ -230,11 +288,13 @@ class DenseTnlp : public Ipopt::TNLP {
   Index bad_index = 0;        // added to structure rows (out of range when > 0)
   bool nan_at_start = false;  // first eval_f returns NaN
   int stop_after = -1;        // intermediate_callback returns false at this iter
+  bool upper_hessian = false; // give the Hessian's upper triangle
 
   // What the solver did.
   std::vector<bool> new_x_flags;
   int f_calls = 0;
   int callbacks = 0;
+  int eval_h_calls = 0;
   Index last_iter = -1;
   int finalize_calls = 0;
   Ipopt::SolverReturn final_status = Ipopt::UNASSIGNED;

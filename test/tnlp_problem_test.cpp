@@ -123,3 +123,38 @@ BOOST_AUTO_TEST_CASE(RefusesOutOfRangeStructureIndices) {
     BOOST_TEST(error.find(style == TNLP::C_STYLE ? "C_STYLE" : "FORTRAN_STYLE") != std::string::npos);
   }
 }
+
+BOOST_AUTO_TEST_CASE(ReadsTheHessianFromEitherTriangleAndSumsRepeats) {
+  const TestProblem p = Hs7();
+  const Vector lambda = Vector::Constant(1, 0.7);
+  const Eigen::MatrixXd expected = p.hess(p.x0, 1.0, lambda);
+  for (bool upper : {false, true}) {
+    for (auto style : {TNLP::C_STYLE, TNLP::FORTRAN_STYLE}) {
+      SmartPtr<DenseTnlp> tnlp = new DenseTnlp(p, style, /*split=*/true);
+      tnlp->upper_hessian = upper;
+      qpm::TnlpOptions options;
+      options.need_hessian = true;
+      std::string error;
+      auto problem = qpm::TnlpProblem::Create(GetRawPtr(tnlp), options, &error);
+      BOOST_REQUIRE_MESSAGE(problem, error);
+      BOOST_REQUIRE(problem->has_hessian());
+      qpm::SparseMatrix h;
+      problem->InitHessian(&h);
+      BOOST_REQUIRE(problem->EvalHessian(p.x0, 1.0, lambda, &h));
+      const Eigen::MatrixXd lower = Eigen::MatrixXd(h);
+      BOOST_TEST_CONTEXT("upper " << upper << " style " << style) {
+        BOOST_TEST(h.nonZeros() == 3);
+        BOOST_TEST((lower - Eigen::MatrixXd(expected.triangularView<Eigen::Lower>())).norm() <= 1e-14);
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(NoHessianCallUnlessAsked) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs7());
+  std::string error;
+  auto problem = Adapt(tnlp, &error);
+  BOOST_REQUIRE(problem);
+  BOOST_TEST(!problem->has_hessian());
+  BOOST_TEST(tnlp->eval_h_calls == 0);
+}

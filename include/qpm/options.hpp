@@ -36,6 +36,11 @@ struct GradientDescentOptions {
   double step_growth = 2.0;
   // Trial step of the very first iteration (t, not a length: the step is -t g).
   double initial_step = 1.0;
+  // Stalled after max(stall_window, steps before the last progress) steps
+  // without progress. Long: on ill-conditioned subproblems steepest descent
+  // zigzags for thousands of steps with ||grad Q|| above its last low while Q
+  // decreases below its rounding.
+  long stall_window = 100000;
 };
 
 // Trust region on Q_beta with the Steihaug-Toint truncated CG (QPM-TR).
@@ -54,6 +59,7 @@ struct TrustRegionOptions {
   int cg_max_iter = 0;           // CG iteration cap per step; 0 means n
   double rho_regularization = 1e-13;  // see above (~ 1e3 machine epsilon)
   double min_radius = 1e-30;     // below this the trust region has stalled
+  long stall_window = 1000;      // as GradientDescentOptions::stall_window
 };
 
 // Limited-memory BFGS on Q_beta (two-loop recursion) with the line search.
@@ -62,6 +68,7 @@ struct LbfgsOptions {
   LineSearchOptions line_search;
   // Pairs with s.y <= curvature_eps * ||s|| ||y|| are skipped (keeps H SPD).
   double curvature_eps = 1e-10;
+  long stall_window = 1000;       // as GradientDescentOptions::stall_window
 };
 
 struct Options {
@@ -74,6 +81,9 @@ struct Options {
   int max_outer_iter = 500;       // outer iterations k before giving up
   long max_inner_iter = 10000000; // total inner iterations over all k
   double max_cpu_time = 1e6;      // seconds of process CPU time
+  // Progress that the stall monitors count: a relative decrease of Q above
+  // stall_rounding, or a new lowest ||grad Q|| (inner_solver.hpp).
+  double stall_rounding = 1e-12;
   GradientDescentOptions gd;
   TrustRegionOptions tr;
   LbfgsOptions lbfgs;

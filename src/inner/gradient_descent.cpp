@@ -1,5 +1,7 @@
 #include "qpm/inner/gradient_descent.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <ctime>
 
 namespace qpm {
@@ -42,13 +44,40 @@ bool CheckStop(const InnerControl& control, const Iterate& x, InnerSummary* summ
   return true;
 }
 
+StallMonitor::StallMonitor(long window, double rounding, const Iterate& x, double beta)
+    : window_(window),
+      rounding_(rounding),
+      beta_(beta),
+      best_grad_(x.grad_q_norm),
+      best_q_(x.Q(beta)) {}
+
+bool StallMonitor::Stalled(const Iterate& x) {
+  const double q = x.Q(beta_);
+  bool progress = false;
+  if (x.grad_q_norm < best_grad_) best_grad_ = x.grad_q_norm, progress = true;
+  if (q < best_q_ - rounding_ * std::abs(best_q_)) best_q_ = q, progress = true;
+  ++steps_;
+  if (progress) last_progress_ = steps_;
+  // Slow but real progress makes new lows at a steady rate; a random walk in
+  // the noise makes them ever more rarely. So the window grows with the
+  // subproblem: stalled once the drought outlasts everything before it.
+  const long drought = steps_ - last_progress_;
+  return drought >= std::max(window_, last_progress_);
+}
+
 bool ReportStep(const InnerControl& control, const Iterate& x, const StepInfo& step,
-                InnerSummary* summary) {
+                StallMonitor* monitor, InnerSummary* summary) {
   ++summary->iterations;
-  if (!control.on_iteration || control.on_iteration(x, step)) return false;
-  summary->status = InnerStatus::kUserStop;
   summary->tau = control.tolerance(x.c_norm());
-  return true;
+  if (control.on_iteration && !control.on_iteration(x, step)) {
+    summary->status = InnerStatus::kUserStop;
+    return true;
+  }
+  if (monitor->Stalled(x)) {
+    summary->status = InnerStatus::kStalled;
+    return true;
+  }
+  return false;
 }
 
 GradientDescent::GradientDescent(const GradientDescentOptions& options, PenaltyFunction* q)
@@ -62,6 +91,7 @@ GradientDescent::GradientDescent(const GradientDescentOptions& options, PenaltyF
 
 InnerSummary GradientDescent::Minimize(const InnerControl& control, Iterate* x) {
   InnerSummary summary;
+  StallMonitor monitor(options_.stall_window, control.stall_rounding, *x, q_->beta());
   while (!CheckStop(control, *x, &summary)) {
     StepInfo step;
     direction_ = -x->grad_q;
@@ -72,7 +102,7 @@ InnerSummary GradientDescent::Minimize(const InnerControl& control, Iterate* x) 
     }
     last_step_ = step.step_size;
     SwapIterates(x, &trial_);
-    if (ReportStep(control, *x, step, &summary)) return summary;
+    if (ReportStep(control, *x, step, &monitor, &summary)) return summary;
   }
   return summary;
 }

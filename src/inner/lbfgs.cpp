@@ -16,6 +16,7 @@ Lbfgs::Lbfgs(const LbfgsOptions& options, PenaltyFunction* q)
 
 InnerSummary Lbfgs::Minimize(const InnerControl& control, Iterate* x) {
   InnerSummary summary;
+  StallMonitor monitor(options_.stall_window, control.stall_rounding, *x, q_->beta());
   count_ = 0;
   newest_ = -1;
   while (!CheckStop(control, *x, &summary)) {
@@ -27,7 +28,7 @@ InnerSummary Lbfgs::Minimize(const InnerControl& control, Iterate* x) {
     }
     Remember(*x, trial_);
     SwapIterates(x, &trial_);
-    if (ReportStep(control, *x, step, &summary)) return summary;
+    if (ReportStep(control, *x, step, &monitor, &summary)) return summary;
   }
   return summary;
 }

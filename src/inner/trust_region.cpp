@@ -15,6 +15,7 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
 
 InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
   InnerSummary summary;
+  StallMonitor monitor(options_.stall_window, control.stall_rounding, *x, q_->beta());
   bool hessian_current = false;  // W depends on x and on beta
   int rejected = 0;
   while (!CheckStop(control, *x, &summary)) {
@@ -39,7 +40,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
     rejected = 0;
     SwapIterates(x, &trial_);
     hessian_current = false;
-    if (ReportStep(control, *x, step, &summary)) return summary;
+    if (ReportStep(control, *x, step, &monitor, &summary)) return summary;
   }
   return summary;
 }

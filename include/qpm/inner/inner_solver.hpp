@@ -34,6 +34,7 @@ struct InnerControl {
   FeasibilityTolerance tolerance;
   long max_iterations = 0;      // budget for this call
   double cpu_deadline = 1e300;  // absolute process CPU seconds (CpuSeconds())
+  double stall_rounding = 1e-12;  // relative decrease of Q that counts as progress
   // Called after each accepted step; returning false stops with kUserStop.
   std::function<bool(const Iterate&, const StepInfo&)> on_iteration;
 };
@@ -52,6 +53,26 @@ class InnerSolver {
   virtual InnerSummary Minimize(const InnerControl& control, Iterate* x) = 0;
 };
 
+// Declares a subproblem stalled when max(window, steps before the last
+// progress) accepted steps in a row brought neither a new lowest ||grad Q||
+// nor a decrease of Q beyond its rounding. The iterates then only move inside the rounding noise of
+// grad Q, which at large beta (about beta ||J|| eps_mach |c|'s terms) can
+// exceed eps1: asking for more cannot succeed in double precision.
+class StallMonitor {
+ public:
+  StallMonitor(long window, double rounding, const Iterate& x, double beta);
+  bool Stalled(const Iterate& x);  // after each accepted step
+
+ private:
+  long window_;
+  double rounding_;
+  double beta_;
+  double best_grad_;
+  double best_q_;
+  long steps_ = 0;          // accepted steps so far
+  long last_progress_ = 0;  // step of the last new low
+};
+
 // Process CPU time in seconds.
 double CpuSeconds();
 
@@ -61,10 +82,10 @@ void SwapIterates(Iterate* a, Iterate* b);
 // Shared loop steps of the inner solvers. CheckStop sets the status and
 // returns true when the solver must return: (2.4) holds at x, or a limit is
 // reached. ReportStep counts an accepted step and tells the observer; true
-// when the observer asked to stop.
+// when the observer asked to stop or the monitor saw a stall.
 bool CheckStop(const InnerControl& control, const Iterate& x, InnerSummary* summary);
 bool ReportStep(const InnerControl& control, const Iterate& x, const StepInfo& step,
-                InnerSummary* summary);
+                StallMonitor* monitor, InnerSummary* summary);
 
 }  // namespace qpm
 
