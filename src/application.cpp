@@ -54,24 +54,20 @@ double NumericOr(const OptionsList& list, const char* name, double fallback) {
 }
 
 // Hands the result to the model in Ipopt's conventions: unscaled objective,
-// g = c + g_l, lambda = beta c / obj_scaling (so grad f + J^T lambda =
-// grad Q / obj_scaling), z_L = z_U = 0 (no bounds yet), ip_data = ip_cq = NULL.
+// g(x), lambda = beta c / obj_scaling and z = z / obj_scaling (so that
+// grad f + J^T lambda - z_L + z_U = P-stationarity residual / obj_scaling),
+// ip_data = ip_cq = NULL.
 void Finalize(TNLP* tnlp, const TnlpProblem& problem, const Summary& s) {
-  const int n = problem.num_variables();
-  const int m = problem.num_constraints();
   const double scaling = problem.obj_scaling();
   const bool have_values = s.termination != TerminationType::kInvalidNumberAtStart &&
                            s.termination != TerminationType::kInvalidOptions;
-  Vector zeros = Vector::Zero(n);
-  Vector g = problem.constraint_lower();
-  Vector lambda = Vector::Zero(m);
-  if (have_values) {
-    g += s.c;
-    lambda = s.lambda / scaling;
-  }
+  const Vector lambda = s.lambda / scaling;
+  const Vector z_l = s.z_l / scaling;
+  const Vector z_u = s.z_u / scaling;
   const double obj = have_values ? s.f / scaling : std::nan("");
-  tnlp->finalize_solution(ToSolverReturn(s.termination), n, s.x.data(), zeros.data(),
-                          zeros.data(), m, g.data(), lambda.data(), obj, nullptr, nullptr);
+  tnlp->finalize_solution(ToSolverReturn(s.termination), problem.num_variables(), s.x.data(),
+                          z_l.data(), z_u.data(), problem.num_constraints(), s.g.data(),
+                          lambda.data(), obj, nullptr, nullptr);
 }
 
 SolveFigures MakeFigures(const Summary& s, const CallbackCounts& counts, double scaling,
@@ -287,6 +283,10 @@ ApplicationReturnStatus QpmApplication::Solve(const SmartPtr<TNLP>& tnlp) {
     PrintOuterLine(*Jnlst(), r, scaling);
   };
   summary_ = qpm::Solve(problem.get(), problem->starting_point(), options, callbacks);
+  if (summary_.start_projected > 0) {
+    Jnlst()->Printf(J_WARNING, J_MAIN, "The starting point had %d entries outside the variable "
+                    "bounds; they were projected onto the bounds.\n", summary_.start_projected);
+  }
   callback_counts_ = problem->counts();
   const ApplicationReturnStatus status = ToApplicationStatus(summary_.termination);
   if (summary_.termination == TerminationType::kInvalidNumberAtStart) {

@@ -38,6 +38,8 @@ bool IsValid(const TrustRegionOptions& o, std::string* why) {
   if (o.cg_max_iter < 0) return Fail(why, "tr.cg_max_iter must be >= 0");
   if (!(o.rho_regularization >= 0.0)) return Fail(why, "tr.rho_regularization must be >= 0");
   if (!(o.min_radius > 0.0)) return Fail(why, "tr.min_radius must be > 0");
+  if (!(o.cauchy_decrease > 0.0 && o.cauchy_decrease < 0.5)) return Fail(why, "tr.cauchy_decrease must be in (0, 0.5)");
+  if (o.max_cauchy_halvings < 1) return Fail(why, "tr.max_cauchy_halvings must be >= 1");
   return true;
 }
 

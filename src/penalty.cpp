@@ -7,12 +7,12 @@ namespace qpm {
 void CopyIterate(const Iterate& from, Iterate* to) {
   to->x = from.x;
   to->f = from.f;
+  to->g = from.g;
   to->c = from.c;
   to->c_squared = from.c_squared;
   to->grad_f = from.grad_f;
   // Same pattern: copy the values only, keeping `to`'s storage.
-  std::copy_n(from.jacobian.valuePtr(), from.jacobian.nonZeros(),
-              to->jacobian.valuePtr());
+  std::copy_n(from.jacobian.valuePtr(), from.jacobian.nonZeros(), to->jacobian.valuePtr());
   to->grad_q = from.grad_q;
   to->grad_q_norm = from.grad_q_norm;
 }
@@ -21,6 +21,28 @@ PenaltyFunction::PenaltyFunction(Problem* problem)
     : problem_(problem),
       n_(problem->num_variables()),
       m_(problem->num_constraints()) {
+  Vector x_l(n_), x_u(n_);
+  g_lower_.resize(m_);
+  g_upper_.resize(m_);
+  problem_->GetBounds(x_l, x_u, g_lower_, g_upper_);
+  row_slack_.assign(m_, -1);
+  for (int j = 0; j < m_; ++j) {
+    if (g_lower_[j] == g_upper_[j]) continue;
+    row_slack_[j] = static_cast<int>(slack_row_.size());
+    slack_row_.push_back(j);
+  }
+  const int ns = num_slacks();
+  lower_.resize(n_ + ns);
+  upper_.resize(n_ + ns);
+  lower_.head(n_) = x_l;
+  upper_.head(n_) = x_u;
+  for (int i = 0; i < ns; ++i) {
+    lower_[n_ + i] = g_lower_[slack_row_[i]];
+    upper_[n_ + i] = g_upper_[slack_row_[i]];
+  }
+  for (int i = 0; i < n_ + ns; ++i) {
+    if (std::isfinite(lower_[i]) || std::isfinite(upper_[i])) has_bounds_ = true;
+  }
   if (problem_->has_hessian()) {
     problem_->InitHessian(&hessian_);
     hessian_.makeCompressed();
@@ -31,51 +53,97 @@ PenaltyFunction::PenaltyFunction(Problem* problem)
 }
 
 void PenaltyFunction::Allocate(Iterate* it) const {
-  it->x.setZero(n_);
+  it->x.setZero(n());
+  it->g.setZero(m_);
   it->c.setZero(m_);
   it->grad_f.setZero(n_);
-  it->grad_q.setZero(n_);
+  it->grad_q.setZero(n());
   problem_->InitJacobian(&it->jacobian);
   it->jacobian.makeCompressed();
 }
 
+int PenaltyFunction::Project(VectorRef z) const {
+  int moved = 0;
+  for (int i = 0; i < z.size(); ++i) {
+    const double p = std::min(std::max(z[i], lower_[i]), upper_[i]);
+    moved += p != z[i];
+    z[i] = p;
+  }
+  return moved;
+}
+
+void PenaltyFunction::FormResidual(Iterate* it) const {
+  for (int j = 0; j < m_; ++j) {
+    const int slack = row_slack_[j];
+    it->c[j] = it->g[j] - (slack < 0 ? g_lower_[j] : it->x[n_ + slack]);
+  }
+  it->c_squared = it->c.squaredNorm();
+}
+
 bool PenaltyFunction::EvaluateValues(Iterate* it) {
   ++counts_.q_evals;
-  if (!problem_->EvalObjective(it->x, &it->f)) return false;
-  if (!problem_->EvalConstraints(it->x, it->c)) return false;
-  it->c_squared = it->c.squaredNorm();
+  const auto x = it->x.head(n_);
+  if (!problem_->EvalObjective(x, &it->f)) return false;
+  if (m_ > 0 && !problem_->EvalConstraints(x, it->g)) return false;
+  FormResidual(it);
   return std::isfinite(it->f) && std::isfinite(it->c_squared);
+}
+
+void PenaltyFunction::FitSlacks(Iterate* it) const {
+  for (int i = 0; i < num_slacks(); ++i) {
+    const int j = slack_row_[i];
+    it->x[n_ + i] = std::min(std::max(it->g[j], g_lower_[j]), g_upper_[j]);
+  }
+  FormResidual(it);
 }
 
 bool PenaltyFunction::EvaluateDerivatives(Iterate* it) {
   ++counts_.grad_evals;
-  if (!problem_->EvalGradient(it->x, it->grad_f)) return false;
-  if (!problem_->EvalJacobian(it->x, &it->jacobian)) return false;
+  const auto x = it->x.head(n_);
+  if (!problem_->EvalGradient(x, it->grad_f)) return false;
+  if (m_ > 0 && !problem_->EvalJacobian(x, &it->jacobian)) return false;
   FormGradient(it);
   return std::isfinite(it->grad_q_norm);
 }
 
 void PenaltyFunction::FormGradient(Iterate* it) const {
-  it->grad_q = it->grad_f;
-  it->grad_q.noalias() += beta_ * (it->jacobian.transpose() * it->c);
-  it->grad_q_norm = it->grad_q.norm();
+  auto gx = it->grad_q.head(n_);
+  gx = it->grad_f;
+  if (m_ > 0) gx.noalias() += beta_ * (it->jacobian.transpose() * it->c);
+  for (int i = 0; i < num_slacks(); ++i) it->grad_q[n_ + i] = -beta_ * it->c[slack_row_[i]];
+  if (!has_bounds_) {
+    it->grad_q_norm = it->grad_q.norm();
+    return;
+  }
+  double sum = 0.0;  // ||P(z - grad Q) - z||^2
+  for (int i = 0; i < n(); ++i) {
+    const double z = it->x[i];
+    const double d = std::min(std::max(z - it->grad_q[i], lower_[i]), upper_[i]) - z;
+    sum += d * d;
+  }
+  it->grad_q_norm = std::sqrt(sum);
 }
 
 bool PenaltyFunction::EvaluateHessian(const Iterate& it) {
   ++counts_.hess_evals;
   lambda_ = beta_ * it.c;
-  if (!problem_->EvalHessian(it.x, 1.0, lambda_, &hessian_)) return false;
+  if (!problem_->EvalHessian(it.x.head(n_), 1.0, lambda_, &hessian_)) return false;
   hessian_diag_ = hessian_.diagonal();
   return std::isfinite(hessian_diag_.sum()) &&
          std::isfinite(Eigen::Map<const Vector>(hessian_.valuePtr(), hessian_.nonZeros()).sum());
 }
 
 void PenaltyFunction::HessianProduct(const Iterate& it, const Vector& v, Vector* out) {
-  out->noalias() = hessian_ * v;                 // L v
-  out->noalias() += hessian_.transpose() * v;    // + L^T v
-  *out -= hessian_diag_.cwiseProduct(v);         // diagonal counted once
-  jv_.noalias() = it.jacobian * v;
-  out->noalias() += beta_ * (it.jacobian.transpose() * jv_);
+  const auto vx = v.head(n_);
+  auto ox = out->head(n_);
+  ox.noalias() = hessian_ * vx;                // L v
+  ox.noalias() += hessian_.transpose() * vx;   // + L^T v
+  ox -= hessian_diag_.cwiseProduct(vx);        // diagonal counted once
+  if (m_ == 0) return;
+  jv_.noalias() = it.jacobian * vx;            // dc/dz v = J v_x - v_s on slack rows
+  for (int i = 0; i < num_slacks(); ++i) jv_[slack_row_[i]] -= v[n_ + i];
+  ox.noalias() += beta_ * (it.jacobian.transpose() * jv_);
+  for (int i = 0; i < num_slacks(); ++i) (*out)[n_ + i] = -beta_ * jv_[slack_row_[i]];
 }
 
 }  // namespace qpm

@@ -1,6 +1,7 @@
 #include "solve_log.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "qpm/application.hpp"
 
@@ -9,6 +10,10 @@ namespace qpm {
 using Ipopt::J_ITERSUMMARY;
 using Ipopt::J_MAIN;
 using Ipopt::J_SUMMARY;
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+}
 
 void PrintBanner(Ipopt::Journalist& jnlst, const char* version) {
   jnlst.Printf(J_SUMMARY, J_MAIN,
@@ -22,11 +27,20 @@ void PrintBanner(Ipopt::Journalist& jnlst, const char* version) {
 void PrintHeader(Ipopt::Journalist& jnlst, const TnlpProblem& problem, const Options& o) {
   jnlst.Printf(J_SUMMARY, J_MAIN, "Number of variables............................: %8d\n",
                problem.num_variables());
+  Vector x_l(problem.num_variables()), x_u(problem.num_variables());
+  Vector g_l(problem.num_constraints()), g_u(problem.num_constraints());
+  problem.GetBounds(x_l, x_u, g_l, g_u);
+  const long bounded = ((x_l.array() > -kInf) || (x_u.array() < kInf)).count();
+  const long fixed = (x_l.array() == x_u.array()).count();
+  jnlst.Printf(J_SUMMARY, J_MAIN, "Number of variables with bounds................: %8ld (%ld fixed)\n",
+               bounded, fixed);
   jnlst.Printf(J_SUMMARY, J_MAIN, "Number of equality constraints.................: %8d\n",
-               problem.num_constraints());
+               problem.num_equalities());
+  jnlst.Printf(J_SUMMARY, J_MAIN, "Number of inequality constraints (slacks)......: %8d\n",
+               problem.num_constraints() - problem.num_equalities());
   SparseMatrix jac;
   problem.InitJacobian(&jac);
-  jnlst.Printf(J_SUMMARY, J_MAIN, "Number of nonzeros in equality constraint Jacobian: %5ld\n",
+  jnlst.Printf(J_SUMMARY, J_MAIN, "Number of nonzeros in constraint Jacobian......: %8ld\n",
                static_cast<long>(jac.nonZeros()));
   jnlst.Printf(J_SUMMARY, J_MAIN,
                "Inner solver: %s; beta0 = %g, alpha = %g, eps0 = %g, eps1 = %g, tau_cap = %s\n\n",
@@ -56,16 +70,14 @@ void PrintFooter(Ipopt::Journalist& jnlst, const Summary& s, const CallbackCount
   jnlst.Printf(J_SUMMARY, J_MAIN, "                                   (scaled)                 (unscaled)\n");
   jnlst.Printf(J_SUMMARY, J_MAIN, "Objective...............: %24.16e  %24.16e\n", s.f,
                s.f / obj_scaling);
-  jnlst.Printf(J_SUMMARY, J_MAIN, "Constraint violation....: %24.16e  %24.16e  (2-norm; max-norm %.3e)\n",
+  jnlst.Printf(J_SUMMARY, J_MAIN, "Constraint violation....: %24.16e  %24.16e  (||c||_2; max-norm %.3e)\n",
                s.c_norm, s.c_norm, s.c_max);
-  jnlst.Printf(J_SUMMARY, J_MAIN, "Dual infeasibility......: %24.16e  %24.16e  (2-norm of grad f + J^T lambda)\n\n",
+  jnlst.Printf(J_SUMMARY, J_MAIN, "Dual infeasibility......: %24.16e  %24.16e  (projected-gradient 2-norm)\n\n",
                s.grad_q_norm, s.grad_q_norm / std::abs(obj_scaling));
   jnlst.Printf(J_SUMMARY, J_MAIN, "Number of objective function evaluations             = %ld\n", counts.eval_f);
   jnlst.Printf(J_SUMMARY, J_MAIN, "Number of objective gradient evaluations             = %ld\n", counts.eval_grad_f);
-  jnlst.Printf(J_SUMMARY, J_MAIN, "Number of equality constraint evaluations            = %ld\n", counts.eval_g);
-  jnlst.Printf(J_SUMMARY, J_MAIN, "Number of inequality constraint evaluations          = 0\n");
-  jnlst.Printf(J_SUMMARY, J_MAIN, "Number of equality constraint Jacobian evaluations   = %ld\n", counts.eval_jac_g);
-  jnlst.Printf(J_SUMMARY, J_MAIN, "Number of inequality constraint Jacobian evaluations = 0\n");
+  jnlst.Printf(J_SUMMARY, J_MAIN, "Number of constraint evaluations (eval_g)            = %ld\n", counts.eval_g);
+  jnlst.Printf(J_SUMMARY, J_MAIN, "Number of constraint Jacobian evaluations            = %ld\n", counts.eval_jac_g);
   jnlst.Printf(J_SUMMARY, J_MAIN, "Number of Lagrangian Hessian evaluations             = %ld\n", counts.eval_h);
   jnlst.Printf(J_SUMMARY, J_MAIN, "Penalty evaluations: Q %ld, grad Q %ld, Hessian %ld\n",
                s.q_evals, s.grad_evals, s.hess_evals);

@@ -74,6 +74,7 @@ class OuterLoop {
   void Record(int k, double q_start, const InnerSummary& inner);
   bool Notify(const Iterate& x, const StepInfo& step);
   Summary Finish(TerminationType type, const std::string& message);
+  void BoundMultipliers();
 
   const Options& options_;
   const Callbacks& callbacks_;
@@ -121,11 +122,16 @@ Summary OuterLoop::Run(const Vector& x0) {
   return Finish(TerminationType::kMaxOuterIterations, "reached max_outer_iter");
 }
 
+// x_0 is projected on the bounds (the count goes to the summary) and the
+// slacks start at g(x_0) projected on the row bounds.
 bool OuterLoop::EvaluateStart(const Vector& x0) {
   q_.Allocate(&x0_);
   q_.Allocate(&current_);
-  x0_.x = x0;
-  if (!q_.EvaluateValues(&x0_) || !q_.EvaluateDerivatives(&x0_)) return false;
+  x0_.x.head(q_.num_x()) = x0;
+  summary_.start_projected = q_.Project(x0_.x.head(q_.num_x()));
+  if (!q_.EvaluateValues(&x0_)) return false;
+  q_.FitSlacks(&x0_);
+  if (!q_.EvaluateDerivatives(&x0_)) return false;
   CopyIterate(x0_, &current_);
   return true;
 }
@@ -205,15 +211,19 @@ Summary OuterLoop::Finish(TerminationType type, const std::string& message) {
   const bool have_point = type != TerminationType::kInvalidOptions &&
                           type != TerminationType::kInvalidNumberAtStart;
   if (!have_point) {
+    summary_.g.setZero(q_.m());
     summary_.c.setZero(q_.m());
     summary_.lambda.setZero(q_.m());
+    summary_.z_l.setZero(q_.num_x());
+    summary_.z_u.setZero(q_.num_x());
     return summary_;
   }
   // After the last subproblem beta was grown only if another one followed.
   if (type == TerminationType::kMaxOuterIterations && !summary_.outer.empty()) {
     summary_.beta = summary_.outer.back().beta;
   }
-  summary_.x = current_.x;
+  summary_.x = current_.x.head(q_.num_x());
+  summary_.g = current_.g;
   summary_.c = current_.c;
   summary_.lambda = summary_.beta * current_.c;
   summary_.f = current_.f;
@@ -222,8 +232,26 @@ Summary OuterLoop::Finish(TerminationType type, const std::string& message) {
   q_.set_beta(summary_.beta);
   q_.FormGradient(&current_);
   summary_.grad_q_norm = current_.grad_q_norm;
-  summary_.grad_q_max = current_.grad_q.size() ? current_.grad_q.lpNorm<Eigen::Infinity>() : 0.0;
+  BoundMultipliers();
+  const Vector residual = current_.grad_q.head(q_.num_x()) - summary_.z_l + summary_.z_u;
+  summary_.grad_q_max = residual.size() ? residual.lpNorm<Eigen::Infinity>() : 0.0;
   return summary_;
+}
+
+// Ipopt's bound multipliers from the x part of grad Q = grad f + J^T lambda:
+// where the projection P(x - grad Q) lands on a bound, that bound is active
+// and its multiplier takes the gradient entry (z >= 0), so that
+// grad f + J^T lambda - z_L + z_U vanishes on active entries.
+void OuterLoop::BoundMultipliers() {
+  const int n = q_.num_x();
+  summary_.z_l.setZero(n);
+  summary_.z_u.setZero(n);
+  for (int i = 0; i < n; ++i) {
+    const double g = current_.grad_q[i];
+    const double z = current_.x[i];
+    if (g > 0.0 && z - g <= q_.lower()[i]) summary_.z_l[i] = g;
+    if (g < 0.0 && z - g >= q_.upper()[i]) summary_.z_u[i] = -g;
+  }
 }
 
 }  // namespace

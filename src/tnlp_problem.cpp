@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 
 #include "qpm/inner/inner_solver.hpp"
 
@@ -109,29 +110,38 @@ bool TnlpProblem::ReadSizesAndBounds(std::string* error) {
     return false;
   }
   n_ = n, m_ = m, nnz_jac_ = nnz_jac, nnz_h_ = nnz_h;
-  Vector x_l(n), x_u(n), g_u(m);
-  g_l_.resize(m);
-  if (!tnlp_->get_bounds_info(n, x_l.data(), x_u.data(), m, g_l_.data(), g_u.data())) {
+  x_l_.resize(n), x_u_.resize(n), g_l_.resize(m), g_u_.resize(m);
+  if (!tnlp_->get_bounds_info(n, x_l_.data(), x_u_.data(), m, g_l_.data(), g_u_.data())) {
     *error = "get_bounds_info returned false";
     return false;
   }
-  for (int i = 0; i < n; ++i) {
-    if (x_l[i] > options_.lower_bound_inf || x_u[i] < options_.upper_bound_inf) {
-      *error = Format("variable %ld has a finite bound (x_l = %g, x_u = %g): variable bounds "
-                      "are not supported yet (equality-constrained models only)",
-                      i, x_l[i], x_u[i]);
-      return false;
-    }
-  }
-  for (int j = 0; j < m; ++j) {
-    if (g_l_[j] != g_u[j]) {
-      *error = Format("constraint %ld is an inequality (g_l = %g, g_u = %g): only equality "
-                      "rows g_l == g_u are supported yet",
-                      j, g_l_[j], g_u[j]);
+  return CheckBounds("variable", "x", &x_l_, &x_u_, error) &&
+         CheckBounds("constraint", "g", &g_l_, &g_u_, error);
+}
+
+// Maps bounds at or beyond nlp_{lower,upper}_bound_inf to +-infinity and
+// refuses lower > upper (or NaN), naming the first offending index.
+bool TnlpProblem::CheckBounds(const char* what, const char* name, Vector* lower, Vector* upper,
+                              std::string* error) const {
+  const double inf = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < lower->size(); ++i) {
+    double& l = (*lower)[i];
+    double& u = (*upper)[i];
+    if (l <= options_.lower_bound_inf) l = -inf;
+    if (u >= options_.upper_bound_inf) u = inf;
+    if (!(l <= u)) {
+      char buffer[200];
+      std::snprintf(buffer, sizeof buffer, "%s %d has inconsistent bounds %s_l = %g > %s_u = %g",
+                    what, i, name, l, name, u);
+      *error = buffer;
       return false;
     }
   }
   return true;
+}
+
+void TnlpProblem::GetBounds(VectorRef x_l, VectorRef x_u, VectorRef g_l, VectorRef g_u) const {
+  x_l = x_l_, x_u = x_u_, g_l = g_l_, g_u = g_u_;
 }
 
 bool TnlpProblem::ReadJacobianStructure(std::string* error) {
@@ -182,14 +192,12 @@ bool TnlpProblem::EvalObjective(const ConstVectorRef& x, double* f) {
   return true;
 }
 
-bool TnlpProblem::EvalConstraints(const ConstVectorRef& x, VectorRef c) {
+bool TnlpProblem::EvalConstraints(const ConstVectorRef& x, VectorRef g) {
   ++counts_.eval_g;
   ScopedCpuTimer timer(&counts_.cpu_time);
   const bool new_x = NewX(x);
   if (m_ == 0) return true;
-  if (!tnlp_->eval_g(n_, x.data(), new_x, m_, c.data())) return false;
-  c -= g_l_;
-  return true;
+  return tnlp_->eval_g(n_, x.data(), new_x, m_, g.data());
 }
 
 bool TnlpProblem::EvalGradient(const ConstVectorRef& x, VectorRef grad_f) {

@@ -176,8 +176,9 @@ BOOST_AUTO_TEST_CASE(RefusesNlpInterface) {
   BOOST_TEST(Name(app->ReOptimizeNLP(nullptr)) == "Invalid_Problem_Definition");
 }
 
-BOOST_AUTO_TEST_CASE(RefusesBoundsForNowWithoutFinalizing) {
+BOOST_AUTO_TEST_CASE(RefusesInconsistentBoundsWithoutFinalizing) {
   SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs6());
+  tnlp->x_lower = 6.0;
   tnlp->x_upper = 5.0;
   SmartPtr<IpoptApplication> app = Quiet(new qpm::QpmApplication());
   BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Invalid_Problem_Definition");

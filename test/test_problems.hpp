@@ -195,6 +195,7 @@ class DenseTnlp : public Ipopt::TNLP {
   bool get_bounds_info(Index n, Number* x_l, Number* x_u, Index m, Number* g_l, Number* g_u) override {
     for (Index i = 0; i < n; ++i) x_l[i] = x_lower, x_u[i] = x_upper;
     for (Index j = 0; j < m; ++j) g_l[j] = 0.0, g_u[j] = inequality ? 1.0 : 0.0;
+    if (crossed_row >= 0) g_l[crossed_row] = 1.0, g_u[crossed_row] = -1.0;
     return true;
   }
   bool get_starting_point(Index n, bool, Number* x, bool, Number*, Number*, Index, bool, Number*) override {
@@ -285,6 +286,7 @@ class DenseTnlp : public Ipopt::TNLP {
   // Knobs for failure tests.
   double x_lower = -1e19, x_upper = 1e19;
   bool inequality = false;
+  int crossed_row = -1;       // this row gets g_l > g_u
   Index bad_index = 0;        // added to structure rows (out of range when > 0)
   bool nan_at_start = false;  // first eval_f returns NaN
   int stop_after = -1;        // intermediate_callback returns false at this iter

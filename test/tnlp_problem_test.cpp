@@ -1,6 +1,8 @@
 #define BOOST_TEST_MODULE tnlp_problem
 #include <boost/test/unit_test.hpp>
 
+#include <cmath>
+
 #include "qpm/tnlp_problem.hpp"
 #include "test_problems.hpp"
 
@@ -45,14 +47,14 @@ BOOST_AUTO_TEST_CASE(ReadsBothIndexStylesAndSumsRepeatedTriplets) {
   }
 }
 
-BOOST_AUTO_TEST_CASE(ConstraintResidualIsGMinusLowerBound) {
+BOOST_AUTO_TEST_CASE(PassesTheModelsConstraintValues) {
   SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs7());
   std::string error;
   auto problem = Adapt(tnlp, &error);
   BOOST_REQUIRE(problem);
-  Vector c(1);
-  BOOST_REQUIRE(problem->EvalConstraints(Hs7().x0, c));
-  BOOST_TEST(c[0] == Hs7().c(Hs7().x0)[0]);
+  Vector g(1);
+  BOOST_REQUIRE(problem->EvalConstraints(Hs7().x0, g));
+  BOOST_TEST(g[0] == Hs7().c(Hs7().x0)[0]);  // the model's g, unshifted
   BOOST_TEST((problem->starting_point() - Hs7().x0).norm() == 0.0);
 }
 
@@ -88,13 +90,13 @@ BOOST_AUTO_TEST_CASE(ObjectiveScalingAppliesToValueAndGradient) {
   BOOST_TEST((g + 2.0 * Hs7().grad(Hs7().x0)).norm() == 0.0);
 }
 
-BOOST_AUTO_TEST_CASE(RefusesFiniteBoundsNamingTheVariable) {
+BOOST_AUTO_TEST_CASE(RefusesInconsistentVariableBoundsNamingTheVariable) {
   SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs6());
-  tnlp->x_lower = 0.0;
+  tnlp->x_lower = 2.0;
+  tnlp->x_upper = 1.0;
   std::string error;
   BOOST_TEST(!Adapt(tnlp, &error));
-  BOOST_TEST(error.find("variable 0") != std::string::npos);
-  BOOST_TEST(error.find("not supported") != std::string::npos);
+  BOOST_TEST(error.find("variable 0 has inconsistent bounds x_l = 2 > x_u = 1") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(TreatsBoundsBeyondInfinityAsAbsent) {
@@ -105,12 +107,28 @@ BOOST_AUTO_TEST_CASE(TreatsBoundsBeyondInfinityAsAbsent) {
   BOOST_TEST(Adapt(tnlp, &error).get() != nullptr);
 }
 
-BOOST_AUTO_TEST_CASE(RefusesInequalityRowsNamingTheRow) {
-  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs6());
-  tnlp->inequality = true;
+BOOST_AUTO_TEST_CASE(RefusesInconsistentRowBoundsNamingTheRow) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(LeastNorm());
+  tnlp->crossed_row = 1;
   std::string error;
   BOOST_TEST(!Adapt(tnlp, &error));
-  BOOST_TEST(error.find("constraint 0") != std::string::npos);
+  BOOST_TEST(error.find("constraint 1 has inconsistent bounds g_l = 1 > g_u = -1") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(PassesBoundsWithInfinitiesMapped) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(LeastNorm());
+  tnlp->x_lower = -3.0;
+  tnlp->inequality = true;
+  std::string error;
+  auto problem = Adapt(tnlp, &error);
+  BOOST_REQUIRE_MESSAGE(problem, error);
+  Vector x_l(4), x_u(4), g_l(2), g_u(2);
+  problem->GetBounds(x_l, x_u, g_l, g_u);
+  BOOST_TEST(x_l[2] == -3.0);
+  BOOST_TEST(std::isinf(x_u[2]));
+  BOOST_TEST(x_u[2] > 0);
+  BOOST_TEST(g_l[1] == 0.0);
+  BOOST_TEST(g_u[1] == 1.0);
 }
 
 BOOST_AUTO_TEST_CASE(RefusesOutOfRangeStructureIndices) {

@@ -60,6 +60,10 @@ struct TrustRegionOptions {
   double rho_regularization = 1e-13;  // see above (~ 1e3 machine epsilon)
   double min_radius = 1e-30;     // below this the trust region has stalled
   long stall_window = 1000;      // as GradientDescentOptions::stall_window
+  // Bounded problems: the Cauchy point along P(z - t g) - z needs
+  // m(p) <= cauchy_decrease g.p; t is halved at most max_cauchy_halvings times.
+  double cauchy_decrease = 0.01;
+  int max_cauchy_halvings = 60;
 };
 
 // Limited-memory BFGS on Q_beta (two-loop recursion) with the line search.

@@ -1,10 +1,12 @@
 // The core's view of a nonlinear program, in Eigen types only.
 //
-//   minimize f(x)  subject to  c(x) = 0,   x in R^n, c: R^n -> R^m,
+//   minimize f(x)  subject to  g_l <= g(x) <= g_u,  x_l <= x <= x_u,
 //
-// with a sparse Jacobian J(x) whose pattern is fixed once (values refreshed in
-// place), and optionally the Hessian of the Lagrangian
-//   W(x, sigma, lambda) = sigma * Hess f(x) + sum_i lambda_i Hess c_i(x),
+// x in R^n, g: R^n -> R^m, infinite bounds as +-infinity, g_l == g_u for an
+// equality row and x_l == x_u for a fixed variable. The sparse Jacobian J(x)
+// of g has a pattern fixed once (values refreshed in place); optionally the
+// Hessian of the Lagrangian
+//   W(x, sigma, lambda) = sigma * Hess f(x) + sum_i lambda_i Hess g_i(x),
 // stored as its lower triangle (row >= col).
 //
 // Users may implement Problem directly; TnlpProblem adapts an Ipopt TNLP.
@@ -31,11 +33,15 @@ class Problem {
   virtual int num_variables() const = 0;
   virtual int num_constraints() const = 0;
 
+  // Bounds (sizes n, n, m, m). The default: free variables and equality rows
+  // g(x) = 0.
+  virtual void GetBounds(VectorRef x_l, VectorRef x_u, VectorRef g_l, VectorRef g_u) const;
+
   // Sets `jacobian` to the m x n pattern of J (values arbitrary). Called once.
   virtual void InitJacobian(SparseMatrix* jacobian) const = 0;
 
   virtual bool EvalObjective(const ConstVectorRef& x, double* f) = 0;
-  virtual bool EvalConstraints(const ConstVectorRef& x, VectorRef c) = 0;
+  virtual bool EvalConstraints(const ConstVectorRef& x, VectorRef g) = 0;
   virtual bool EvalGradient(const ConstVectorRef& x, VectorRef grad_f) = 0;
   // Overwrites the values of `jacobian`, whose pattern came from InitJacobian.
   virtual bool EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) = 0;

@@ -11,6 +11,8 @@
 // Feasibility is tested only at x_{k+1}, never at x_0 before the first
 // subproblem. Multipliers are returned in Ipopt's sign, lambda = beta_k c(x),
 // so that grad f + J^T lambda = grad Q_{beta_k} (the paper writes -beta c).
+// Bounds and inequality rows enter through the slack form of penalty.hpp;
+// Q, c and the stationarity test are then those of z = (x, s) in its box.
 #ifndef QPM_SOLVER_HPP_
 #define QPM_SOLVER_HPP_
 
@@ -60,13 +62,16 @@ struct Summary {
   TerminationType termination = TerminationType::kInvalidOptions;
   std::string message;
   Vector x;          // see TerminationType
-  Vector c;          // c(x)
-  Vector lambda;     // beta * c(x), Ipopt's sign
+  Vector g;          // g(x)
+  Vector c;          // c(z): g - g_l on equality rows, g - s on inequality rows
+  Vector lambda;     // beta * c, Ipopt's sign (<= 0 at an active lower row bound)
+  Vector z_l, z_u;   // bound multipliers >= 0 (Ipopt's), from the projected gradient
+  int start_projected = 0;  // entries of x_0 moved into the bounds
   double f = 0.0;
   double c_norm = 0.0;       // ||c(x)||_2
   double c_max = 0.0;        // ||c(x)||_inf (Ipopt's constraint violation)
-  double grad_q_norm = 0.0;  // ||grad f + J^T lambda||_2 = ||grad Q_beta(x)||_2
-  double grad_q_max = 0.0;   // same in the max-norm (Ipopt's dual infeasibility)
+  double grad_q_norm = 0.0;  // stationarity ||P(z - grad Q) - z||_2 (= ||grad Q|| unbounded)
+  double grad_q_max = 0.0;   // ||grad f + J^T lambda - z_L + z_U||_inf (Ipopt's dual inf.)
   double beta = 0.0;         // beta of the last subproblem
   int outer_iterations = 0;
   long inner_iterations = 0;

@@ -4,10 +4,9 @@
 // C or Fortran index style, repeated triplets summed, Hessian in either
 // triangle (stored lower), new_x = false only when the previous evaluation
 // was at exactly this x, bounds at or beyond nlp_{lower,upper}_bound_inf are
-// infinite. The core sees f_s = obj_scaling * f and c = g - g_l.
-//
-// This scope: equality rows only and no finite variable bounds; any
-// other model is refused with a message naming the first offending index.
+// infinite (+-inf in the core). The core sees f_s = obj_scaling * f and the
+// model's g with its bounds. Inconsistent bounds (lower > upper) are refused
+// with a message naming the first offending index.
 #ifndef QPM_TNLP_PROBLEM_HPP_
 #define QPM_TNLP_PROBLEM_HPP_
 
@@ -48,9 +47,10 @@ class TnlpProblem : public Problem {
 
   int num_variables() const override { return n_; }
   int num_constraints() const override { return m_; }
+  void GetBounds(VectorRef x_l, VectorRef x_u, VectorRef g_l, VectorRef g_u) const override;
   void InitJacobian(SparseMatrix* jacobian) const override { *jacobian = jac_pattern_; }
   bool EvalObjective(const ConstVectorRef& x, double* f) override;
-  bool EvalConstraints(const ConstVectorRef& x, VectorRef c) override;
+  bool EvalConstraints(const ConstVectorRef& x, VectorRef g) override;
   bool EvalGradient(const ConstVectorRef& x, VectorRef grad_f) override;
   bool EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) override;
   bool has_hessian() const override { return has_hessian_; }
@@ -59,7 +59,7 @@ class TnlpProblem : public Problem {
                    SparseMatrix* hessian) override;
 
   const Vector& starting_point() const { return x0_; }
-  const Vector& constraint_lower() const { return g_l_; }
+  int num_equalities() const { return static_cast<int>((g_l_.array() == g_u_.array()).count()); }
   double obj_scaling() const { return options_.obj_scaling; }
   const CallbackCounts& counts() const { return counts_; }
   Ipopt::TNLP::IndexStyleEnum index_style() const { return index_style_; }
@@ -67,6 +67,8 @@ class TnlpProblem : public Problem {
  private:
   TnlpProblem(const Ipopt::SmartPtr<Ipopt::TNLP>& tnlp, const TnlpOptions& options);
   bool ReadSizesAndBounds(std::string* error);
+  bool CheckBounds(const char* what, const char* name, Vector* lower, Vector* upper,
+                   std::string* error) const;
   bool ReadJacobianStructure(std::string* error);
   bool ReadHessianStructure(std::string* error);
   bool NewX(const ConstVectorRef& x);
@@ -79,7 +81,7 @@ class TnlpProblem : public Problem {
   int nnz_h_ = 0;
   Ipopt::TNLP::IndexStyleEnum index_style_ = Ipopt::TNLP::C_STYLE;
   Vector x0_;
-  Vector g_l_;
+  Vector x_l_, x_u_, g_l_, g_u_;  // infinite bounds as +-inf
   SparseMatrix jac_pattern_;
   std::vector<int> jac_slot_;       // triplet k -> value index in the CSR matrix
   std::vector<double> jac_values_;  // triplet values from eval_jac_g

@@ -22,6 +22,7 @@ double CpuSeconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
 void SwapIterates(Iterate* a, Iterate* b) {
   a->x.swap(b->x);
   std::swap(a->f, b->f);
+  a->g.swap(b->g);
   a->c.swap(b->c);
   std::swap(a->c_squared, b->c_squared);
   a->grad_f.swap(b->grad_f);

@@ -8,6 +8,7 @@ Lbfgs::Lbfgs(const LbfgsOptions& options, PenaltyFunction* q)
     : options_(options), line_search_(options.line_search), q_(q) {
   q_->Allocate(&trial_);
   direction_.resize(q_->n());
+  active_.assign(q_->n(), 0);
   s_.resize(q_->n(), options_.memory);
   y_.resize(q_->n(), options_.memory);
   rho_.resize(options_.memory);
@@ -20,7 +21,7 @@ InnerSummary Lbfgs::Minimize(const InnerControl& control, Iterate* x) {
   count_ = 0;
   newest_ = -1;
   while (!CheckStop(control, *x, &summary)) {
-    Direction(x->grad_q);
+    Direction(*x);
     StepInfo step;
     if (!line_search_.Search(q_, *x, direction_, 1.0, &trial_, &step)) {
       summary.status = InnerStatus::kStalled;
@@ -33,13 +34,42 @@ InnerSummary Lbfgs::Minimize(const InnerControl& control, Iterate* x) {
   return summary;
 }
 
-// Two-loop recursion; without pairs, a steepest-descent step of length <= 1.
-void Lbfgs::Direction(const Vector& g) {
-  direction_ = -g;
+// Marks the entries at a bound whose steepest-descent move points outward;
+// the direction keeps them fixed (a projected L-BFGS on the free entries).
+void Lbfgs::FindActive(const Iterate& x) {
+  const Vector& l = q_->lower();
+  const Vector& u = q_->upper();
+  for (int i = 0; i < q_->n(); ++i) {
+    const double g = x.grad_q[i];
+    active_[i] = (x.x[i] <= l[i] && g > 0.0) || (x.x[i] >= u[i] && g < 0.0);
+  }
+}
+
+void Lbfgs::ZeroActive() {
+  for (int i = 0; i < q_->n(); ++i) {
+    if (active_[i]) direction_[i] = 0.0;
+  }
+}
+
+void Lbfgs::Direction(const Iterate& x) {
+  const bool bounds = q_->has_bounds();
+  if (bounds) FindActive(x);
+  direction_ = -x.grad_q;
+  if (bounds) ZeroActive();
   if (count_ == 0) {
-    direction_ /= std::max(1.0, g.norm());
+    direction_ /= std::max(1.0, direction_.norm());  // first step: length <= 1
     return;
   }
+  TwoLoop();
+  if (bounds) ZeroActive();
+  if (!(direction_.dot(x.grad_q) < 0.0)) {  // lost descent on the free set
+    direction_ = -x.grad_q;
+    if (bounds) ZeroActive();
+  }
+}
+
+// direction_ <- H direction_, Nocedal & Wright Alg. 7.4.
+void Lbfgs::TwoLoop() {
   const int m = options_.memory;
   for (int i = 0, j = newest_; i < count_; ++i, j = (j + m - 1) % m) {
     alpha_[j] = rho_[j] * s_.col(j).dot(direction_);

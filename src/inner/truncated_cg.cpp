@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace qpm {
 
@@ -11,14 +12,28 @@ double BoundaryStep(const Vector& p, const Vector& d, double radius) {
   return (-pd + std::sqrt(disc)) / dd;
 }
 
+double BoxStep(const Vector& p, const Vector& d, const CgBox& box) {
+  double tau = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < p.size(); ++i) {
+    if (d[i] > 0.0) tau = std::min(tau, ((*box.upper)[i] - p[i]) / d[i]);
+    if (d[i] < 0.0) tau = std::min(tau, ((*box.lower)[i] - p[i]) / d[i]);
+  }
+  return std::max(tau, 0.0);
+}
+
 TruncatedCg::TruncatedCg(int n) : r_(n), d_(n), hd_(n), hp_(n) {}
 
 CgResult TruncatedCg::Solve(const HessianOperator& hessian, const Vector& g, double radius,
-                            double tol, int max_iter, Vector* p) {
+                            double tol, int max_iter, Vector* p, const CgBox* box) {
   CgResult result;
-  p->setZero();
-  hp_.setZero();
-  r_ = g;                 // r = H p + g
+  if (box) {
+    hessian(*p, &hp_);
+    r_ = (g + hp_).cwiseProduct(*box->free);  // model gradient on the free set
+  } else {
+    p->setZero();
+    hp_.setZero();
+    r_ = g;                                   // r = H p + g
+  }
   d_ = -r_;
   double rr = r_.squaredNorm();
   auto finish = [&](CgExit exit) {
@@ -26,28 +41,29 @@ CgResult TruncatedCg::Solve(const HessianOperator& hessian, const Vector& g, dou
     result.model_decrease = -(g.dot(*p) + 0.5 * p->dot(hp_));  // -m(p)
     return result;
   };
+  // Moves p by tau d (to the ball or the box) and stops with `exit`.
+  auto stop_at = [&](double tau, CgExit exit) {
+    *p += tau * d_;
+    hp_ += tau * hd_;
+    ++result.iterations;
+    return finish(exit);
+  };
   if (std::sqrt(rr) <= tol) return finish(CgExit::kConverged);
   for (; result.iterations < max_iter; ++result.iterations) {
     hessian(d_, &hd_);
     const double dhd = d_.dot(hd_);
-    if (dhd <= 0.0) {  // nonpositive curvature: go to the boundary along d
-      const double tau = BoundaryStep(*p, d_, radius);
-      *p += tau * d_;
-      hp_ += tau * hd_;
-      ++result.iterations;
-      return finish(CgExit::kNegativeCurvature);
-    }
+    double limit = BoundaryStep(*p, d_, radius);
+    if (box) limit = std::min(limit, BoxStep(*p, d_, *box));
+    if (dhd <= 0.0) return stop_at(limit, CgExit::kNegativeCurvature);
     const double alpha = rr / dhd;
-    if ((*p + alpha * d_).norm() >= radius) {  // leaves the ball: stop on it
-      const double tau = BoundaryStep(*p, d_, radius);
-      *p += tau * d_;
-      hp_ += tau * hd_;
-      ++result.iterations;
-      return finish(CgExit::kBoundary);
-    }
+    if (alpha >= limit) return stop_at(limit, CgExit::kBoundary);
     *p += alpha * d_;
     hp_ += alpha * hd_;
-    r_ += alpha * hd_;
+    if (box) {
+      r_ += alpha * hd_.cwiseProduct(*box->free);
+    } else {
+      r_ += alpha * hd_;
+    }
     const double rr_next = r_.squaredNorm();
     if (std::sqrt(rr_next) <= tol) {
       ++result.iterations;

@@ -10,6 +10,10 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
     : options_(options), q_(q), cg_(q->n()), radius_(options.initial_radius) {
   q_->Allocate(&trial_);
   step_.resize(q_->n());
+  step_lower_.resize(q_->n());
+  step_upper_.resize(q_->n());
+  free_.resize(q_->n());
+  hp_.resize(q_->n());
   hessian_ = [this](const Vector& v, Vector* hv) { q_->HessianProduct(*at_, v, hv); };
 }
 
@@ -49,11 +53,13 @@ bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {
   const double g_norm = x.grad_q_norm;
   const double tol = std::min(options_.cg_relative_tol, std::sqrt(g_norm)) * g_norm;
   const int max_iter = options_.cg_max_iter > 0 ? options_.cg_max_iter : q_->n();
-  const CgResult cg = cg_.Solve(hessian_, x.grad_q, radius_, tol, max_iter, &step_);
+  const CgResult cg = q_->has_bounds() ? BoundedStep(x, tol, max_iter)
+                                       : cg_.Solve(hessian_, x.grad_q, radius_, tol, max_iter, &step_);
   const double step_norm = step_.norm();
   step->step_size = radius_;
   step->step_norm = step_norm;
   trial_.x = x.x + step_;
+  if (q_->has_bounds()) q_->Project(trial_.x);  // rounding only: the step is in the box
   double rho = -std::numeric_limits<double>::infinity();  // failed evaluation
   if (q_->EvaluateValues(&trial_)) {
     const double beta = q_->beta();
@@ -64,6 +70,27 @@ bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {
   const bool accept = rho >= options_.eta_accept && q_->EvaluateDerivatives(&trial_);
   UpdateRadius(accept ? rho : std::min(rho, 0.0), step_norm);
   return accept;
+}
+
+// Projected trust-region step: the generalized Cauchy point along
+// P(z - t g) - z (t halved from Delta/||g|| until the model decreases by
+// cauchy_decrease g.p), then truncated CG on the entries strictly inside
+// the box, stopping at the first breakpoint (Conn, Gould & Toint Sec. 12.2).
+CgResult TrustRegion::BoundedStep(const Iterate& x, double tol, int max_iter) {
+  step_lower_ = q_->lower() - x.x;
+  step_upper_ = q_->upper() - x.x;
+  double t = radius_ / x.grad_q.norm();
+  for (int k = 0; k < options_.max_cauchy_halvings; ++k, t *= 0.5) {
+    step_ = (-t * x.grad_q).cwiseMax(step_lower_).cwiseMin(step_upper_);  // ||p|| <= Delta
+    hessian_(step_, &hp_);
+    const double gp = x.grad_q.dot(step_);
+    if (gp + 0.5 * step_.dot(hp_) <= options_.cauchy_decrease * gp) break;
+  }
+  for (int i = 0; i < step_.size(); ++i) {
+    free_[i] = step_lower_[i] < step_[i] && step_[i] < step_upper_[i] ? 1.0 : 0.0;
+  }
+  CgBox box{&step_lower_, &step_upper_, &free_};
+  return cg_.Solve(hessian_, x.grad_q, radius_, tol, max_iter, &step_, &box);
 }
 
 void TrustRegion::UpdateRadius(double rho, double step_norm) {

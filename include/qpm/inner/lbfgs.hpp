@@ -5,6 +5,8 @@
 // inner/line_search.hpp (t0 = 1). Pairs with too little curvature are
 // skipped so H stays positive definite. Memory is cleared at each
 // subproblem: pairs measured with another beta describe another function.
+// With bounds, entries at a bound whose steepest-descent move points outward
+// are held fixed and the step is projected on the box (line search).
 //
 // Why not LBFGS++ (Debian liblbfgspp-dev): its stopping tests are
 // ||g|| <= eps max(1, ||x||) and a relative-decrease window; our rule
@@ -13,6 +15,8 @@
 // line searches throw std::runtime_error where we return a status.
 #ifndef QPM_INNER_LBFGS_HPP_
 #define QPM_INNER_LBFGS_HPP_
+
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -29,7 +33,10 @@ class Lbfgs : public InnerSolver {
   InnerSummary Minimize(const InnerControl& control, Iterate* x) override;
 
  private:
-  void Direction(const Vector& g);                     // direction_ = -H g
+  void Direction(const Iterate& x);  // direction_ = -H g on the free entries
+  void FindActive(const Iterate& x);
+  void ZeroActive();
+  void TwoLoop();
   void Remember(const Iterate& from, const Iterate& to);  // new (s, y) pair
 
   LbfgsOptions options_;
@@ -39,6 +46,7 @@ class Lbfgs : public InnerSolver {
   Vector direction_;
   Eigen::MatrixXd s_, y_;  // n x memory, circular
   Vector rho_, alpha_;     // 1 / (s.y), two-loop coefficients
+  std::vector<char> active_;  // at a bound with -grad Q pointing outward
   int newest_ = -1;
   int count_ = 0;
 };

@@ -7,6 +7,10 @@
 // ball (then the step is cut at the boundary), or on a direction of
 // nonpositive curvature (then it is followed to the boundary). Every iterate
 // p_j has ||p_j|| increasing and <= Delta. H is applied through a callback.
+//
+// With a box lower <= p <= upper (bounds on the step), CG starts from the
+// given p (a Cauchy point inside the box and the ball), moves only the
+// entries marked free, and stops at the first box breakpoint as at the ball.
 #ifndef QPM_INNER_TRUNCATED_CG_HPP_
 #define QPM_INNER_TRUNCATED_CG_HPP_
 
@@ -31,12 +35,20 @@ struct CgResult {
 
 using HessianOperator = std::function<void(const Vector& v, Vector* hv)>;
 
+// Bounds on the step and the entries CG may move (1 free, 0 fixed).
+struct CgBox {
+  const Vector* lower = nullptr;
+  const Vector* upper = nullptr;
+  const Vector* free = nullptr;
+};
+
 class TruncatedCg {
  public:
   explicit TruncatedCg(int n);  // work vectors sized once
 
+  // Without `box`, p is set to the step; with it, p holds the start on entry.
   CgResult Solve(const HessianOperator& hessian, const Vector& g, double radius, double tol,
-                 int max_iter, Vector* p);
+                 int max_iter, Vector* p, const CgBox* box = nullptr);
 
  private:
   Vector r_, d_, hd_, hp_;
@@ -44,6 +56,8 @@ class TruncatedCg {
 
 // tau >= 0 with ||p + tau d|| = radius, for ||p|| <= radius.
 double BoundaryStep(const Vector& p, const Vector& d, double radius);
+// Largest tau >= 0 with lower <= p + tau d <= upper (infinity if none binds).
+double BoxStep(const Vector& p, const Vector& d, const CgBox& box);
 
 }  // namespace qpm
 

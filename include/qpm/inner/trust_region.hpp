@@ -9,7 +9,9 @@
 //
 // W is evaluated once per accepted iterate (and at a subproblem's start,
 // since it depends on beta through lambda = beta c). The radius carries over
-// between subproblems. Stops when ||grad Q|| <= tau(x) (2.4).
+// between subproblems. Stops when ||grad Q|| <= tau(x) (2.4). With bounds
+// the step is a projected one (Cauchy point, then CG on the free entries,
+// staying in the box) and the test uses the projected gradient.
 #ifndef QPM_INNER_TRUST_REGION_HPP_
 #define QPM_INNER_TRUST_REGION_HPP_
 
@@ -32,12 +34,14 @@ class TrustRegion : public InnerSolver {
   // was accepted (trial_ then holds the new point with derivatives).
   bool TryStep(const Iterate& x, StepInfo* step);
   void UpdateRadius(double rho, double step_norm);
+  CgResult BoundedStep(const Iterate& x, double tol, int max_iter);
 
   TrustRegionOptions options_;
   PenaltyFunction* q_;
   TruncatedCg cg_;
   Iterate trial_;
   Vector step_;
+  Vector step_lower_, step_upper_, free_, hp_;  // bounded steps only
   double radius_;
   HessianOperator hessian_;
   const Iterate* at_ = nullptr;  // iterate whose Hessian is loaded
