@@ -115,11 +115,11 @@ void PenaltyFunction::FormGradient(Iterate* it) const {
     it->grad_q_norm = it->grad_q.norm();
     return;
   }
-  double sum = 0.0;  // ||P(z - grad Q) - z||^2
+  double sum = 0.0;  // ||P_T(-grad Q)||^2, tangent-cone projection
   for (int i = 0; i < n(); ++i) {
-    const double z = it->x[i];
-    const double d = std::min(std::max(z - it->grad_q[i], lower_[i]), upper_[i]) - z;
-    sum += d * d;
+    const double g = it->grad_q[i];
+    const bool blocked = (g > 0.0 && it->x[i] <= lower_[i]) || (g < 0.0 && it->x[i] >= upper_[i]);
+    if (!blocked) sum += g * g;
   }
   it->grad_q_norm = std::sqrt(sum);
 }

@@ -86,6 +86,7 @@ class OuterLoop {
   long iterations_ = 0;  // inner iterations over all subproblems
   int k_ = 0;
   double start_cpu_ = 0.0;
+  CpuDeadline deadline_{1e300};
 };
 
 Summary OuterLoop::Run(const Vector& x0) {
@@ -99,6 +100,7 @@ Summary OuterLoop::Run(const Vector& x0) {
                   "limited-memory)");
   }
   start_cpu_ = CpuSeconds();
+  deadline_ = CpuDeadline(start_cpu_ + options_.max_cpu_time);
   q_.set_beta(options_.penalty_init);
   if (!EvaluateStart(x0)) {
     return Finish(TerminationType::kInvalidNumberAtStart,
@@ -154,7 +156,7 @@ InnerSummary OuterLoop::SolveSubproblem() {
   control.tolerance.eps1 = options_.stationarity_tol;
   control.tolerance.tau_cap = options_.tolerance_cap;
   control.max_iterations = options_.max_inner_iter - iterations_;
-  control.cpu_deadline = start_cpu_ + options_.max_cpu_time;
+  control.deadline = &deadline_;
   control.stall_rounding = options_.stall_rounding;
   control.on_iteration = [this](const Iterate& x, const StepInfo& step) {
     ++iterations_;
@@ -239,9 +241,9 @@ Summary OuterLoop::Finish(TerminationType type, const std::string& message) {
 }
 
 // Ipopt's bound multipliers from the x part of grad Q = grad f + J^T lambda:
-// where the projection P(x - grad Q) lands on a bound, that bound is active
-// and its multiplier takes the gradient entry (z >= 0), so that
-// grad f + J^T lambda - z_L + z_U vanishes on active entries.
+// an entry on a bound whose gradient points out of the box (the entries the
+// stationarity measure drops) gives that bound's multiplier (z >= 0), so that
+// grad f + J^T lambda - z_L + z_U vanishes there.
 void OuterLoop::BoundMultipliers() {
   const int n = q_.num_x();
   summary_.z_l.setZero(n);
@@ -249,8 +251,8 @@ void OuterLoop::BoundMultipliers() {
   for (int i = 0; i < n; ++i) {
     const double g = current_.grad_q[i];
     const double z = current_.x[i];
-    if (g > 0.0 && z - g <= q_.lower()[i]) summary_.z_l[i] = g;
-    if (g < 0.0 && z - g >= q_.upper()[i]) summary_.z_u[i] = -g;
+    if (g > 0.0 && z <= q_.lower()[i]) summary_.z_l[i] = g;
+    if (g < 0.0 && z >= q_.upper()[i]) summary_.z_u[i] = -g;
   }
 }
 

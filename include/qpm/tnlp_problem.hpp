@@ -34,7 +34,7 @@ struct CallbackCounts {
   long eval_grad_f = 0;
   long eval_jac_g = 0;
   long eval_h = 0;
-  double cpu_time = 0.0;  // process CPU seconds spent inside the callbacks
+  double wall_time = 0.0;  // wall seconds spent inside the callbacks
 };
 
 class TnlpProblem : public Problem {

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <chrono>
 #include <ctime>
+#include <thread>
 
 namespace qpm {
 
@@ -18,6 +20,23 @@ const char* ToString(InnerStatus status) {
 }
 
 double CpuSeconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+
+namespace {
+double SteadySeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+CpuDeadline::CpuDeadline(double deadline)
+    : deadline_(deadline), threads_(std::max(1u, std::thread::hardware_concurrency())) {}
+
+bool CpuDeadline::Passed() {
+  const double now = SteadySeconds();
+  if (now < next_read_) return false;
+  const double remaining = deadline_ - CpuSeconds();
+  next_read_ = now + std::max(remaining, 0.0) / threads_;
+  return remaining < 0.0;
+}
 
 void SwapIterates(Iterate* a, Iterate* b) {
   a->x.swap(b->x);
@@ -37,7 +56,7 @@ bool CheckStop(const InnerControl& control, const Iterate& x, InnerSummary* summ
     summary->status = InnerStatus::kConverged;
   } else if (summary->iterations >= control.max_iterations) {
     summary->status = InnerStatus::kIterationLimit;
-  } else if (CpuSeconds() > control.cpu_deadline) {
+  } else if (control.deadline && control.deadline->Passed()) {
     summary->status = InnerStatus::kTimeLimit;
   } else {
     return false;

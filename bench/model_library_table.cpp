@@ -1,0 +1,90 @@
+// Solves every model of the test library (test/model_library.cpp) with Ipopt,
+// QPM-TR and QPM-GD (and L-BFGS) on the same TNLP and prints a Markdown table:
+// status, f (and |f - f*|), TNLP value calls, time. Measured, not timed tests.
+//
+//   model_library_table [--gd-tol T] [--tol T] [--gd-max-iter N]
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <IpIpoptApplication.hpp>
+#include <qpm/qpm.hpp>
+
+#include "model_library.hpp"
+
+using Ipopt::SmartPtr;
+
+namespace {
+
+struct Settings {
+  double tol = 1e-6;
+  double gd_tol = 1e-4;
+  int gd_max_iter = 2000000;
+};
+
+qpm::SolverRun Solve(const qpm_test::Model& model, const std::string& solver, double tol,
+                     int max_iter) {
+  SmartPtr<Ipopt::TNLP> tnlp = new qpm_test::ModelTnlp(model);
+  SmartPtr<Ipopt::IpoptApplication> app;
+  if (solver == "Ipopt") {
+    app = IpoptApplicationFactory();
+  } else {
+    app = new qpm::QpmApplication();
+  }
+  return qpm::RunSolver(app, tnlp, solver, [&](Ipopt::OptionsList& o) {
+    o.SetNumericValue("tol", tol);
+    o.SetIntegerValue("print_level", 0);
+    o.SetStringValue("sb", "yes");
+    if (solver != "Ipopt") o.SetStringValue("qpm_inner_solver", solver);
+    if (max_iter > 0) o.SetIntegerValue("max_iter", max_iter);
+  });
+}
+
+std::string Cell(const qpm::SolverRun& r, double f_star) {
+  char buffer[160];
+  const long calls = r.counts.eval_f + r.counts.eval_g + r.counts.eval_grad_f +
+                     r.counts.eval_jac_g + r.counts.eval_h;
+  const char* status = r.status == Ipopt::Solve_Succeeded ? "ok" : qpm::StatusName(r.status);
+  std::snprintf(buffer, sizeof buffer, "%s %.7g (%.0e) %ld %.3fs", status, r.f,
+                std::abs(r.f - f_star), calls, r.wall_time);
+  return buffer;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Settings s;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string arg = argv[i];
+    if (arg == "--tol") s.tol = std::atof(argv[i + 1]);
+    if (arg == "--gd-tol") s.gd_tol = std::atof(argv[i + 1]);
+    if (arg == "--gd-max-iter") s.gd_max_iter = std::atoi(argv[i + 1]);
+  }
+  std::printf("Cells: status, f (|f - f*|), TNLP value calls (f+g+grad+jac+h), wall time.\n"
+              "tol %g for Ipopt, QPM-TR and L-BFGS; tol %g and max_iter %d for QPM-GD.\n\n",
+              s.tol, s.gd_tol, s.gd_max_iter);
+  std::printf("| model | n | m | bounds/ineq | f* | Ipopt | QPM-TR | QPM-GD | L-BFGS |\n"
+              "|---|---|---|---|---|---|---|---|---|\n");
+  int solved[4] = {0, 0, 0, 0};
+  int count = 0;
+  for (const qpm_test::Model& m : qpm_test::AllModels()) {
+    const qpm::SolverRun runs[4] = {Solve(m, "Ipopt", s.tol, 0), Solve(m, "trust-region", s.tol, 0),
+                                    Solve(m, "gradient-descent", s.gd_tol, s.gd_max_iter),
+                                    Solve(m, "lbfgs", s.tol, 0)};
+    std::printf("| %s | %d | %d | %s | %.10g |", m.name.c_str(), m.n, m.m,
+                m.has_bounds_or_inequalities() ? "yes" : "no", m.f_star);
+    for (int k = 0; k < 4; ++k) {
+      std::printf(" %s |", Cell(runs[k], m.f_star).c_str());
+      const double f_tol = (k == 2 ? 1e-3 : 1e-5) * (1 + std::abs(m.f_star));
+      solved[k] += runs[k].status == Ipopt::Solve_Succeeded && std::abs(runs[k].f - m.f_star) <= f_tol;
+    }
+    std::printf("\n");
+    std::fflush(stdout);
+    ++count;
+  }
+  std::printf("\nSolved to f* (|f - f*| <= 1e-5 (1 + |f*|), GD: 1e-3 (1 + |f*|)) with status ok: "
+              "Ipopt %d/%d, QPM-TR %d/%d, QPM-GD %d/%d, L-BFGS %d/%d\n",
+              solved[0], count, solved[1], count, solved[2], count, solved[3], count);
+  return 0;
+}

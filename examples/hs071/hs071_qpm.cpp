@@ -1,0 +1,22 @@
+// The hs071 driver of hs071_ipopt.cpp switched to QPM: only the qpm include
+// and the line that creates the application differ.
+#include <cstdio>
+
+#include <IpIpoptApplication.hpp>
+#include <qpm/qpm.hpp>
+
+#include "hs071_nlp.hpp"
+
+using namespace Ipopt;
+
+int main() {
+  SmartPtr<TNLP> nlp = new Hs071Nlp();
+  SmartPtr<IpoptApplication> app = new qpm::QpmApplication();
+  app->Options()->SetNumericValue("tol", 1e-9);
+  app->Options()->SetStringValue("mu_strategy", "adaptive");
+  app->Options()->SetIntegerValue("print_level", 0);
+  if (app->Initialize() != Solve_Succeeded) return 1;
+  const ApplicationReturnStatus status = app->OptimizeTNLP(nlp);
+  std::printf("status %d\n", static_cast<int>(status));
+  return status == Solve_Succeeded ? 0 : 1;
+}
