@@ -30,6 +30,9 @@ void RegisterOptionsImpl(const SmartPtr<RegisteredOptions>& r) {
                       "trust region with truncated CG on exact Hessian-vector products (QPM-TR)",
                       "lbfgs", "limited-memory BFGS; no eval_h (chosen automatically with "
                       "hessian_approximation limited-memory)");
+  r->AddStringOption2("qpm_gd_trial_step", "First trial step of each gradient-descent iteration.",
+                      "growth", "growth", "step growth factor times the last accepted step",
+                      "barzilai-borwein", "Barzilai-Borwein step s.s/s.y, then Armijo backtracking");
   r->AddLowerBoundedNumberOption("qpm_tr_max_radius", "Maximum trust-region radius (assumption A2).",
                                  0.0, true, 1e3);
   r->AddLowerBoundedNumberOption("qpm_penalty_init", "Initial penalty parameter beta0 (>= 1).",
@@ -96,6 +99,7 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 ApplicationReturnStatus ToApplicationStatus(TerminationType type) {
   switch (type) {
     case TerminationType::kConverged: return Solve_Succeeded;
+    case TerminationType::kAcceptable: return Solved_To_Acceptable_Level;
     case TerminationType::kMaxOuterIterations: return Maximum_Iterations_Exceeded;
     case TerminationType::kMaxInnerIterations: return Maximum_Iterations_Exceeded;
     case TerminationType::kMaxCpuTime: return Maximum_CpuTime_Exceeded;
@@ -110,6 +114,7 @@ ApplicationReturnStatus ToApplicationStatus(TerminationType type) {
 SolverReturn ToSolverReturn(TerminationType type) {
   switch (type) {
     case TerminationType::kConverged: return SUCCESS;
+    case TerminationType::kAcceptable: return STOP_AT_ACCEPTABLE_POINT;
     case TerminationType::kMaxOuterIterations: return MAXITER_EXCEEDED;
     case TerminationType::kMaxInnerIterations: return MAXITER_EXCEEDED;
     case TerminationType::kMaxCpuTime: return CPUTIME_EXCEEDED;
@@ -124,6 +129,7 @@ SolverReturn ToSolverReturn(TerminationType type) {
 const char* ExitMessage(ApplicationReturnStatus status) {
   switch (status) {
     case Solve_Succeeded: return "Optimal Solution Found.";
+    case Solved_To_Acceptable_Level: return "Solved To Acceptable Level.";
     case Maximum_Iterations_Exceeded: return "Maximum Number of Iterations Exceeded.";
     case Maximum_CpuTime_Exceeded: return "Maximum CPU time exceeded.";
     case Search_Direction_Becomes_Too_Small: return "Search Direction is becoming Too Small.";
@@ -187,6 +193,10 @@ bool QpmApplication::ReadOptions(qpm::Options* o, TnlpOptions* t, std::string* e
   list.GetNumericValue("tol", tol, "");
   o->feasibility_tol = NumericOr(list, "constr_viol_tol", tol);
   o->stationarity_tol = NumericOr(list, "dual_inf_tol", tol);
+  double acceptable = 1e-6;
+  list.GetNumericValue("acceptable_tol", acceptable, "");
+  o->acceptable_feasibility_tol = NumericOr(list, "acceptable_constr_viol_tol", acceptable);
+  o->acceptable_stationarity_tol = NumericOr(list, "acceptable_dual_inf_tol", acceptable);
   list.GetNumericValue("qpm_penalty_init", o->penalty_init, "");
   list.GetNumericValue("qpm_penalty_growth", o->penalty_growth, "");
   list.GetNumericValue("qpm_tolerance_cap", o->tolerance_cap, "");
@@ -208,6 +218,9 @@ bool QpmApplication::ReadOptions(qpm::Options* o, TnlpOptions* t, std::string* e
   list.GetIntegerValue("limited_memory_max_history", value, "");
   o->lbfgs.memory = value;
   list.GetNumericValue("qpm_tr_max_radius", o->tr.max_radius, "");
+  std::string trial;
+  list.GetStringValue("qpm_gd_trial_step", trial, "");
+  o->gd.trial_step = trial == "barzilai-borwein" ? GdTrialStep::kBarzilaiBorwein : GdTrialStep::kGrowth;
   o->tr.initial_radius = std::min(o->tr.initial_radius, o->tr.max_radius);
   list.GetNumericValue("nlp_lower_bound_inf", t->lower_bound_inf, "");
   list.GetNumericValue("nlp_upper_bound_inf", t->upper_bound_inf, "");

@@ -51,6 +51,8 @@ bool Options::IsValid(std::string* why) const {
   if (!(feasibility_tol > 0.0)) return Fail(why, "feasibility_tol (eps0) must be > 0");
   if (!(stationarity_tol > 0.0)) return Fail(why, "stationarity_tol (eps1) must be > 0");
   if (!(tolerance_cap >= 0.0)) return Fail(why, "tolerance_cap must be >= 0");
+  if (!(acceptable_feasibility_tol >= 0.0)) return Fail(why, "acceptable_feasibility_tol must be >= 0");
+  if (!(acceptable_stationarity_tol >= 0.0)) return Fail(why, "acceptable_stationarity_tol must be >= 0");
   if (max_outer_iter < 0) return Fail(why, "max_outer_iter must be >= 0");
   if (max_inner_iter < 0) return Fail(why, "max_inner_iter must be >= 0");
   if (!(max_cpu_time > 0.0)) return Fail(why, "max_cpu_time must be > 0");

@@ -14,6 +14,7 @@ namespace qpm {
 const char* ToString(TerminationType type) {
   switch (type) {
     case TerminationType::kConverged: return "converged";
+    case TerminationType::kAcceptable: return "acceptable";
     case TerminationType::kMaxOuterIterations: return "maximum outer iterations";
     case TerminationType::kMaxInnerIterations: return "maximum inner iterations";
     case TerminationType::kMaxCpuTime: return "maximum CPU time";
@@ -75,6 +76,7 @@ class OuterLoop {
   bool Notify(const Iterate& x, const StepInfo& step);
   Summary Finish(TerminationType type, const std::string& message);
   void BoundMultipliers();
+  Summary FinishEarly(InnerStatus status);
 
   const Options& options_;
   const Callbacks& callbacks_;
@@ -112,10 +114,7 @@ Summary OuterLoop::Run(const Vector& x0) {
     const double q_start = PrepareSubproblem(k_);
     const InnerSummary inner = SolveSubproblem();
     Record(k_, q_start, inner);
-    if (inner.status != InnerStatus::kConverged) {
-      return Finish(FromInner(inner.status),
-                    std::string("inner solver stopped: ") + ToString(inner.status));
-    }
+    if (inner.status != InnerStatus::kConverged) return FinishEarly(inner.status);
     if (current_.c_norm() <= options_.feasibility_tol) {
       return Finish(TerminationType::kConverged, "||c|| <= eps0 and ||grad Q|| <= eps1");
     }
@@ -126,6 +125,20 @@ Summary OuterLoop::Run(const Vector& x0) {
 
 // x_0 is projected on the bounds (the count goes to the summary) and the
 // slacks start at g(x_0) projected on the row bounds.
+// An inner solver stopped short of (2.4). A stall (no further progress in
+// double precision) at a point within the acceptable tolerances is reported
+// as such, as Ipopt's Solved_To_Acceptable_Level.
+Summary OuterLoop::FinishEarly(InnerStatus status) {
+  const bool acceptable = status == InnerStatus::kStalled &&
+                          current_.c_norm() <= options_.acceptable_feasibility_tol &&
+                          current_.grad_q_norm <= options_.acceptable_stationarity_tol;
+  if (acceptable) {
+    return Finish(TerminationType::kAcceptable,
+                  "stalled within the acceptable tolerances (||c|| and stationarity)");
+  }
+  return Finish(FromInner(status), std::string("inner solver stopped: ") + ToString(status));
+}
+
 bool OuterLoop::EvaluateStart(const Vector& x0) {
   q_.Allocate(&x0_);
   q_.Allocate(&current_);

@@ -29,8 +29,15 @@ struct LineSearchOptions {
   int max_backtracks = 60;
 };
 
+// How QPM-GD picks the first trial step of an iteration.
+enum class GdTrialStep {
+  kGrowth,           // step_growth * last accepted t (default; plain GD)
+  kBarzilaiBorwein,  // t = s.s / s.y of the last step, then Armijo backtracking
+};
+
 // Gradient descent on Q_beta (QPM-GD of the paper, Sec. 7).
 struct GradientDescentOptions {
+  GdTrialStep trial_step = GdTrialStep::kGrowth;
   LineSearchOptions line_search;
   // The first trial of an iteration is step_growth * (last accepted t).
   double step_growth = 2.0;
@@ -82,12 +89,17 @@ struct Options {
   double feasibility_tol = 1e-8;  // eps0: stop when ||c(x_{k+1})||_2 <= eps0
   double stationarity_tol = 1e-8; // eps1: ||grad Q(x_{k+1})||_2 <= tau(x_{k+1})
   double tolerance_cap = 1e20;    // tau_cap of Def. 2.1; >= 1e20 is +inf, 0 fixed
+  // A stalled solve ends "acceptable" (Ipopt's Solved_To_Acceptable_Level)
+  // when ||c||_2 <= acceptable_feasibility_tol and the stationarity measure
+  // <= acceptable_stationarity_tol; otherwise it ends stalled.
+  double acceptable_feasibility_tol = 1e-6;
+  double acceptable_stationarity_tol = 1e-6;
   int max_outer_iter = 500;       // outer iterations k before giving up
   long max_inner_iter = 10000000; // total inner iterations over all k
   double max_cpu_time = 1e6;      // seconds of process CPU time
   // Progress that the stall monitors count: a relative decrease of Q above
   // stall_rounding, or a new lowest ||grad Q|| (inner_solver.hpp).
-  double stall_rounding = 1e-12;
+  double stall_rounding = 1e-14;
   GradientDescentOptions gd;
   TrustRegionOptions tr;
   LbfgsOptions lbfgs;

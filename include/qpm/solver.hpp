@@ -29,6 +29,7 @@ namespace qpm {
 // Each value says what Summary::x holds.
 enum class TerminationType {
   kConverged,             // an (eps0, eps1)-KKT point: ||c|| <= eps0, ||grad Q|| <= eps1
+  kAcceptable,            // stalled at a point within the acceptable tolerances
   kMaxOuterIterations,    // x_k of the last outer iteration; max_outer_iter reached
   kMaxInnerIterations,    // the last accepted inner iterate; inner budget spent
   kMaxCpuTime,            // the last accepted inner iterate; max_cpu_time passed

@@ -36,13 +36,19 @@ InnerSummary Lbfgs::Minimize(const InnerControl& control, Iterate* x) {
 
 // Marks the entries at a bound whose steepest-descent move points outward;
 // the direction keeps them fixed (a projected L-BFGS on the free entries).
+// A change of the active set clears the memory: pairs measured while other
+// entries were free mix curvature of two different reduced problems.
 void Lbfgs::FindActive(const Iterate& x) {
   const Vector& l = q_->lower();
   const Vector& u = q_->upper();
+  bool changed = false;
   for (int i = 0; i < q_->n(); ++i) {
     const double g = x.grad_q[i];
-    active_[i] = (x.x[i] <= l[i] && g > 0.0) || (x.x[i] >= u[i] && g < 0.0);
+    const char active = (x.x[i] <= l[i] && g > 0.0) || (x.x[i] >= u[i] && g < 0.0);
+    changed |= active != active_[i];
+    active_[i] = active;
   }
+  if (changed) count_ = 0, newest_ = -1;
 }
 
 void Lbfgs::ZeroActive() {

@@ -5,7 +5,8 @@
 // with t from the Armijo line search of inner/line_search.hpp (its
 // rounding-aware form keeps working where plain Armijo stalls, near
 // beta ~ 4e4 on the paper's problem). The first trial of each iteration is
-// step_growth times the last accepted t. Stops when ||g|| <= tau(x) (paper
+// step_growth times the last accepted t (the default), or the
+// Barzilai-Borwein step s.s / s.y of the last step (trial_step option). Stops when ||g|| <= tau(x) (paper
 // eq. (2.4) with Definition 2.1).
 #ifndef QPM_INNER_GRADIENT_DESCENT_HPP_
 #define QPM_INNER_GRADIENT_DESCENT_HPP_
@@ -29,7 +30,11 @@ class GradientDescent : public InnerSolver {
   PenaltyFunction* q_;
   Iterate trial_;
   Vector direction_;
+  double FirstTrial() const;
+  void RememberStep(const Iterate& from, const Iterate& to);
+
   double last_step_;
+  double bb_step_ = 0.0;
 };
 
 }  // namespace qpm

@@ -54,7 +54,7 @@ struct InnerControl {
   FeasibilityTolerance tolerance;
   long max_iterations = 0;      // budget for this call
   CpuDeadline* deadline = nullptr;  // max_cpu_time; none when null
-  double stall_rounding = 1e-12;  // relative decrease of Q that counts as progress
+  double stall_rounding = 1e-14;  // relative decrease of Q that counts as progress
   // Called after each accepted step; returning false stops with kUserStop.
   std::function<bool(const Iterate&, const StepInfo&)> on_iteration;
 };
