@@ -75,7 +75,8 @@ std::string PaperCell(const PaperRow& p) {
 }
 
 Run SolveQpm(const std::string& dir, const std::string& name, const std::string& label,
-             qpm::InnerSolverType inner, double eps, double tau_cap) {
+             qpm::InnerSolverType inner, double eps, double tau_cap,
+             qpm::GdTrialStep trial = qpm::GdTrialStep::kGrowth) {
   SmartPtr<RosenbrockSphereTnlp> tnlp = new RosenbrockSphereTnlp(kN, eps);
   qpm::TnlpOptions tnlp_options;
   tnlp_options.need_hessian = inner == qpm::InnerSolverType::kTrustRegion;
@@ -85,6 +86,7 @@ Run SolveQpm(const std::string& dir, const std::string& name, const std::string&
   options.inner_solver = inner;
   options.feasibility_tol = options.stationarity_tol = eps;
   options.tolerance_cap = tau_cap;
+  options.gd.trial_step = trial;
   std::ofstream csv(dir + "/" + name + ".csv");
   csv << "iter,k,beta,c_norm,grad_q_norm,tau,f\n";
   csv.precision(10);
@@ -201,6 +203,9 @@ int main(int argc, char** argv) {
   add(SolveQpm(dir, "tab3_tr_eps1", "QPM-TR (eps1)", T::kTrustRegion, 1e-6, kFixed),
       {"", "", "", "", "", ""});
   add(SolveQpm(dir, "tab3_lbfgs_tau", "L-BFGS (tau_k)", T::kLbfgs, 1e-6, kAdaptive),
+      {"", "", "", "", "", ""});
+  add(SolveQpm(dir, "tab3_gd_bb_tau", "QPM-GD, Barzilai-Borwein trial (tau_k)", T::kGradientDescent,
+               1e-6, kAdaptive, qpm::GdTrialStep::kBarzilaiBorwein),
       {"", "", "", "", "", ""});
   add(SolveIpopt(1e-6), {"", "", "", "", "", ""});
   WriteTable(dir + "/table.md", runs);
