@@ -37,6 +37,7 @@ bool IsValid(const TrustRegionOptions& o, std::string* why) {
   if (!(o.cg_relative_tol > 0.0 && o.cg_relative_tol < 1.0)) return Fail(why, "tr.cg_relative_tol must be in (0, 1)");
   if (o.cg_max_iter < 0) return Fail(why, "tr.cg_max_iter must be >= 0");
   if (!(o.rho_regularization >= 0.0)) return Fail(why, "tr.rho_regularization must be >= 0");
+  if (!(o.value_noise >= 0.0)) return Fail(why, "tr.value_noise must be >= 0");
   if (!(o.min_radius > 0.0)) return Fail(why, "tr.min_radius must be > 0");
   if (!(o.cauchy_decrease > 0.0 && o.cauchy_decrease < 0.5)) return Fail(why, "tr.cauchy_decrease must be in (0, 0.5)");
   if (o.max_cauchy_halvings < 1) return Fail(why, "tr.max_cauchy_halvings must be >= 1");

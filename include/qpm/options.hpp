@@ -65,6 +65,9 @@ struct TrustRegionOptions {
   double cg_relative_tol = 0.1;  // CG stops at ||r|| <= min(cg_relative_tol, sqrt||g||) ||g||
   int cg_max_iter = 0;           // CG iteration cap per step; 0 means n
   double rho_regularization = 1e-13;  // see above (~ 1e3 machine epsilon)
+  // Predicted decreases below value_noise * max(1, |Q|) are judged from
+  // gradients (trapezoidal rule) instead of the noisy difference of values.
+  double value_noise = 1e-10;
   double min_radius = 1e-30;     // below this the trust region has stalled
   long stall_window = 1000;      // as GradientDescentOptions::stall_window
   // Bounded problems: the Cauchy point along P(z - t g) - z needs

@@ -36,9 +36,13 @@ CgResult TruncatedCg::Solve(const HessianOperator& hessian, const Vector& g, dou
   }
   d_ = -r_;
   double rr = r_.squaredNorm();
+  // -m(p) with H p recomputed: the recurrence for H p drifts over many CG
+  // iterations, and at large beta the drift can exceed the true decrease
+  // (seen at n = 1e4: every step rejected and the radius collapsing).
   auto finish = [&](CgExit exit) {
     result.exit = exit;
-    result.model_decrease = -(g.dot(*p) + 0.5 * p->dot(hp_));  // -m(p)
+    if (result.iterations > 1) hessian(*p, &hp_);
+    result.model_decrease = -(g.dot(*p) + 0.5 * p->dot(hp_));
     return result;
   };
   // Moves p by tau d (to the ball or the box) and stops with `exit`.

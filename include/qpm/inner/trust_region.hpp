@@ -35,6 +35,7 @@ class TrustRegion : public InnerSolver {
   bool TryStep(const Iterate& x, StepInfo* step);
   void UpdateRadius(double rho, double step_norm);
   CgResult BoundedStep(const Iterate& x, double tol, int max_iter);
+  double Ratio(const Iterate& x, double predicted);
 
   TrustRegionOptions options_;
   PenaltyFunction* q_;
@@ -45,6 +46,7 @@ class TrustRegion : public InnerSolver {
   double radius_;
   HessianOperator hessian_;
   const Iterate* at_ = nullptr;  // iterate whose Hessian is loaded
+  bool derivatives_ready_ = false;  // trial_ has its gradient
 };
 
 }  // namespace qpm
