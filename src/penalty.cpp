@@ -4,19 +4,6 @@
 
 namespace qpm {
 
-void CopyIterate(const Iterate& from, Iterate* to) {
-  to->x = from.x;
-  to->f = from.f;
-  to->g = from.g;
-  to->c = from.c;
-  to->c_squared = from.c_squared;
-  to->grad_f = from.grad_f;
-  // Same pattern: copy the values only, keeping `to`'s storage.
-  std::copy_n(from.jacobian.valuePtr(), from.jacobian.nonZeros(), to->jacobian.valuePtr());
-  to->grad_q = from.grad_q;
-  to->grad_q_norm = from.grad_q_norm;
-}
-
 PenaltyFunction::PenaltyFunction(Problem* problem)
     : problem_(problem),
       n_(problem->num_variables()),
@@ -46,7 +33,7 @@ PenaltyFunction::PenaltyFunction(Problem* problem)
   if (problem_->has_hessian()) {
     problem_->InitHessian(&hessian_);
     hessian_.makeCompressed();
-    hessian_diag_.setZero(n_);
+    hessian_diag_.setZero(n_);  // kept for preconditioners
   }
   lambda_.setZero(m_);
   jv_.setZero(m_);
@@ -128,17 +115,49 @@ bool PenaltyFunction::EvaluateHessian(const Iterate& it) {
   ++counts_.hess_evals;
   lambda_ = beta_ * it.c;
   if (!problem_->EvalHessian(it.x.head(n_), 1.0, lambda_, &hessian_)) return false;
-  hessian_diag_ = hessian_.diagonal();
-  return std::isfinite(hessian_diag_.sum()) &&
-         std::isfinite(Eigen::Map<const Vector>(hessian_.valuePtr(), hessian_.nonZeros()).sum());
+  ExtractDiagonal();
+  return std::isfinite(Eigen::Map<const Vector>(hessian_.valuePtr(), hessian_.nonZeros()).sum());
+}
+
+// W v from the lower triangle in one pass: each stored a_ij adds a_ij v_j to
+// row i and, off the diagonal, a_ij v_i to row j (half the memory traffic of
+// L v + L^T v - diag v).
+void PenaltyFunction::SymmetricProduct(const ConstVectorRef& v, VectorRef out) const {
+  out.setZero();
+  const int* outer = hessian_.outerIndexPtr();
+  const int* inner = hessian_.innerIndexPtr();
+  const double* a = hessian_.valuePtr();
+  for (int i = 0; i < n_; ++i) {
+    double sum = 0.0;
+    const double vi = v[i];
+    for (int k = outer[i]; k < outer[i + 1]; ++k) {
+      const int j = inner[k];
+      sum += a[k] * v[j];
+      if (j != i) out[j] += a[k] * vi;
+    }
+    out[i] += sum;
+  }
+}
+
+// diag(W) through slots found once (Eigen's diagonal() searches every row).
+void PenaltyFunction::ExtractDiagonal() {
+  if (diagonal_slot_.empty()) {
+    diagonal_slot_.assign(n_, -1);
+    for (int i = 0; i < n_; ++i) {
+      for (SparseMatrix::InnerIterator it(hessian_, i); it; ++it) {
+        if (it.col() == i) diagonal_slot_[i] = static_cast<int>(&it.valueRef() - hessian_.valuePtr());
+      }
+    }
+  }
+  const double* a = hessian_.valuePtr();
+  for (int i = 0; i < n_; ++i) hessian_diag_[i] = diagonal_slot_[i] < 0 ? 0.0 : a[diagonal_slot_[i]];
 }
 
 void PenaltyFunction::HessianProduct(const Iterate& it, const Vector& v, Vector* out) {
+  ++counts_.hess_products;
   const auto vx = v.head(n_);
   auto ox = out->head(n_);
-  ox.noalias() = hessian_ * vx;                // L v
-  ox.noalias() += hessian_.transpose() * vx;   // + L^T v
-  ox -= hessian_diag_.cwiseProduct(vx);        // diagonal counted once
+  SymmetricProduct(vx, ox);
   if (m_ == 0) return;
   jv_.noalias() = it.jacobian * vx;            // dc/dz v = J v_x - v_s on slack rows
   for (int i = 0; i < num_slacks(); ++i) jv_[slack_row_[i]] -= v[n_ + i];

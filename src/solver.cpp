@@ -81,7 +81,12 @@ class OuterLoop {
   const Options& options_;
   const Callbacks& callbacks_;
   PenaltyFunction q_;
-  Iterate x0_;       // x_0 with its cached values and derivatives
+  // x_0's point and values (f, g, c): Q(x_0) for each beta needs no callback.
+  // Its derivatives are not kept (O(nnz(J)) memory); the rare restart at x_0
+  // (5.2) re-evaluates them, and the counts show it.
+  Vector x0_z_, x0_g_, x0_c_;
+  double x0_f_ = 0.0;
+  double x0_c_squared_ = 0.0;
   Iterate current_;  // x_k before a subproblem, x_{k+1} after it
   std::unique_ptr<InnerSolver> inner_;
   Summary summary_;
@@ -140,14 +145,14 @@ Summary OuterLoop::FinishEarly(InnerStatus status) {
 }
 
 bool OuterLoop::EvaluateStart(const Vector& x0) {
-  q_.Allocate(&x0_);
   q_.Allocate(&current_);
-  x0_.x.head(q_.num_x()) = x0;
-  summary_.start_projected = q_.Project(x0_.x.head(q_.num_x()));
-  if (!q_.EvaluateValues(&x0_)) return false;
-  q_.FitSlacks(&x0_);
-  if (!q_.EvaluateDerivatives(&x0_)) return false;
-  CopyIterate(x0_, &current_);
+  current_.x.head(q_.num_x()) = x0;
+  summary_.start_projected = q_.Project(current_.x.head(q_.num_x()));
+  if (!q_.EvaluateValues(&current_)) return false;
+  q_.FitSlacks(&current_);
+  if (!q_.EvaluateDerivatives(&current_)) return false;
+  x0_z_ = current_.x, x0_g_ = current_.g, x0_c_ = current_.c;
+  x0_f_ = current_.f, x0_c_squared_ = current_.c_squared;
   return true;
 }
 
@@ -155,8 +160,12 @@ bool OuterLoop::EvaluateStart(const Vector& x0) {
 // from cached f and c (no callbacks); returns that minimum, the bound of (2.3).
 double OuterLoop::PrepareSubproblem(int k) {
   const double beta = q_.beta();
-  const bool use_x0 = k > 0 && x0_.Q(beta) < current_.Q(beta);
-  if (use_x0) CopyIterate(x0_, &current_);
+  const bool use_x0 = k > 0 && x0_f_ + 0.5 * beta * x0_c_squared_ < current_.Q(beta);
+  if (use_x0) {
+    current_.x = x0_z_, current_.g = x0_g_, current_.c = x0_c_;
+    current_.f = x0_f_, current_.c_squared = x0_c_squared_;
+    if (!q_.EvaluateDerivatives(&current_)) return -1.0;  // evaluated there before
+  }
   q_.FormGradient(&current_);
   summary_.outer.push_back(OuterRecord());
   summary_.outer.back().started_at_x0 = use_x0 || k == 0;
@@ -221,6 +230,7 @@ Summary OuterLoop::Finish(TerminationType type, const std::string& message) {
   summary_.q_evals = q_.counts().q_evals;
   summary_.grad_evals = q_.counts().grad_evals;
   summary_.hess_evals = q_.counts().hess_evals;
+  summary_.hess_products = q_.counts().hess_products;
   summary_.cpu_time = CpuSeconds() - start_cpu_;
   summary_.beta = q_.beta();
   const bool have_point = type != TerminationType::kInvalidOptions &&

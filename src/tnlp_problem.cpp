@@ -41,6 +41,15 @@ void BuildPattern(int rows, int cols, const std::vector<Index>& row,
   }
 }
 
+// True when triplet k lands in slot k: the model's order is the compressed
+// order and nothing repeats, so eval_* can write straight into the matrix.
+bool IsIdentity(const std::vector<int>& slot) {
+  for (size_t k = 0; k < slot.size(); ++k) {
+    if (slot[k] != static_cast<int>(k)) return false;
+  }
+  return true;
+}
+
 // Sums triplet values into the compressed storage through `slot`.
 void ScatterValues(const std::vector<double>& values, const std::vector<int>& slot,
                    SparseMatrix* matrix) {
@@ -157,7 +166,11 @@ bool TnlpProblem::ReadJacobianStructure(std::string* error) {
   const Index offset = index_style_ == Ipopt::TNLP::FORTRAN_STYLE ? 1 : 0;
   if (!CheckIndices("eval_jac_g", offset, m_, n_, &row, &col, error)) return false;
   BuildPattern(m_, n_, row, col, &jac_pattern_, &jac_slot_);
-  jac_values_.assign(nnz_jac_, 0.0);
+  if (IsIdentity(jac_slot_)) {
+    jac_slot_.clear();  // direct: no buffer, no scatter
+  } else {
+    jac_values_.assign(nnz_jac_, 0.0);
+  }
   return true;
 }
 
@@ -175,7 +188,11 @@ bool TnlpProblem::ReadHessianStructure(std::string* error) {
     if (row[k] < col[k]) std::swap(row[k], col[k]);
   }
   BuildPattern(n_, n_, row, col, &hess_pattern_, &hess_slot_);
-  hess_values_.assign(nnz_h_, 0.0);
+  if (IsIdentity(hess_slot_)) {
+    hess_slot_.clear();
+  } else {
+    hess_values_.assign(nnz_h_, 0.0);
+  }
   has_hessian_ = true;
   return true;
 }
@@ -218,11 +235,12 @@ bool TnlpProblem::EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) 
   ScopedTimer timer(&counts_.wall_time);
   const bool new_x = NewX(x);
   if (m_ == 0) return true;
-  if (!tnlp_->eval_jac_g(n_, x.data(), new_x, m_, nnz_jac_, nullptr, nullptr,
-                         jac_values_.data())) {
+  const bool direct = jac_slot_.empty();
+  double* values = direct ? jacobian->valuePtr() : jac_values_.data();
+  if (!tnlp_->eval_jac_g(n_, x.data(), new_x, m_, nnz_jac_, nullptr, nullptr, values)) {
     return false;
   }
-  ScatterValues(jac_values_, jac_slot_, jacobian);
+  if (!direct) ScatterValues(jac_values_, jac_slot_, jacobian);
   return true;
 }
 
@@ -233,12 +251,13 @@ bool TnlpProblem::EvalHessian(const ConstVectorRef& x, double sigma,
   ScopedTimer timer(&counts_.wall_time);
   const bool new_x = NewX(x);
   lambda_buffer_ = lambda;
+  const bool direct = hess_slot_.empty();
+  double* values = direct ? hessian->valuePtr() : hess_values_.data();
   if (!tnlp_->eval_h(n_, x.data(), new_x, sigma * options_.obj_scaling, m_,
-                     lambda_buffer_.data(), true, nnz_h_, nullptr, nullptr,
-                     hess_values_.data())) {
+                     lambda_buffer_.data(), true, nnz_h_, nullptr, nullptr, values)) {
     return false;
   }
-  ScatterValues(hess_values_, hess_slot_, hessian);
+  if (!direct) ScatterValues(hess_values_, hess_slot_, hessian);
   return true;
 }
 

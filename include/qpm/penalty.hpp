@@ -55,14 +55,11 @@ struct Iterate {
   double c_norm() const { return std::sqrt(c_squared); }
 };
 
-// Copies the point and all cached values of `from` into `to` without
-// reallocating (both were sized by PenaltyFunction::Allocate).
-void CopyIterate(const Iterate& from, Iterate* to);
-
 struct PenaltyCounts {
   long q_evals = 0;       // (f, g) pairs
   long grad_evals = 0;    // (grad f, J) pairs
   long hess_evals = 0;    // Lagrangian Hessians
+  long hess_products = 0; // Hessian-of-Q times vector (CG iterations and checks)
 };
 
 class PenaltyFunction {
@@ -103,11 +100,14 @@ class PenaltyFunction {
   bool EvaluateHessian(const Iterate& it);
   void HessianProduct(const Iterate& it, const Vector& v, Vector* out);
 
+  const Vector& hessian_diagonal() const { return hessian_diag_; }  // diag(W)
   const PenaltyCounts& counts() const { return counts_; }
   Problem* problem() const { return problem_; }
 
  private:
   void FormResidual(Iterate* it) const;
+  void SymmetricProduct(const ConstVectorRef& v, VectorRef out) const;
+  void ExtractDiagonal();
 
   Problem* problem_;
   int n_;
@@ -120,7 +120,8 @@ class PenaltyFunction {
   std::vector<int> slack_row_;    // row of slack i
   bool has_bounds_ = false;       // some entry of the box is finite
   SparseMatrix hessian_;  // lower triangle of W
-  Vector hessian_diag_;   // diag(W), counted twice by L v + L^T v
+  Vector hessian_diag_;   // diag(W)
+  std::vector<int> diagonal_slot_;  // value index of W_ii, -1 if not stored
   Vector lambda_;         // beta c, the multipliers W was formed with
   Vector jv_;             // J v_x - v_s on the rows
 };

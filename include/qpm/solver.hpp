@@ -79,6 +79,7 @@ struct Summary {
   long q_evals = 0;
   long grad_evals = 0;
   long hess_evals = 0;
+  long hess_products = 0;    // Hessian-of-Q products (TR's CG)
   double cpu_time = 0.0;
   std::vector<OuterRecord> outer;
 

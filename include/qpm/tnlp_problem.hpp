@@ -83,7 +83,7 @@ class TnlpProblem : public Problem {
   Vector x0_;
   Vector x_l_, x_u_, g_l_, g_u_;  // infinite bounds as +-inf
   SparseMatrix jac_pattern_;
-  std::vector<int> jac_slot_;       // triplet k -> value index in the CSR matrix
+  std::vector<int> jac_slot_;       // triplet k -> value index; empty when k -> k
   std::vector<double> jac_values_;  // triplet values from eval_jac_g
   bool has_hessian_ = false;
   SparseMatrix hess_pattern_;
