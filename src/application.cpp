@@ -33,6 +33,10 @@ void RegisterOptionsImpl(const SmartPtr<RegisteredOptions>& r) {
   r->AddStringOption2("qpm_gd_trial_step", "First trial step of each gradient-descent iteration.",
                       "growth", "growth", "step growth factor times the last accepted step",
                       "barzilai-borwein", "Barzilai-Borwein step s.s/s.y, then Armijo backtracking");
+  r->AddStringOption3("qpm_preconditioner", "Preconditioner of the trust region's truncated CG.",
+                      "none", "none", "plain CG (the paper's QPM-TR)", "jacobi",
+                      "diagonal of W + beta J^T J", "penalty",
+                      "D + beta J^T J applied exactly (Woodbury; m x m factorization)");
   r->AddLowerBoundedNumberOption("qpm_tr_max_radius", "Maximum trust-region radius (assumption A2).",
                                  0.0, true, 1e3);
   r->AddLowerBoundedNumberOption("qpm_penalty_init", "Initial penalty parameter beta0 (>= 1).",
@@ -218,6 +222,11 @@ bool QpmApplication::ReadOptions(qpm::Options* o, TnlpOptions* t, std::string* e
   list.GetIntegerValue("limited_memory_max_history", value, "");
   o->lbfgs.memory = value;
   list.GetNumericValue("qpm_tr_max_radius", o->tr.max_radius, "");
+  std::string preconditioner;
+  list.GetStringValue("qpm_preconditioner", preconditioner, "");
+  o->tr.preconditioner = preconditioner == "jacobi"    ? PreconditionerKind::kJacobi
+                         : preconditioner == "penalty" ? PreconditionerKind::kPenalty
+                                                       : PreconditionerKind::kNone;
   std::string trial;
   list.GetStringValue("qpm_gd_trial_step", trial, "");
   o->gd.trial_step = trial == "barzilai-borwein" ? GdTrialStep::kBarzilaiBorwein : GdTrialStep::kGrowth;

@@ -30,6 +30,10 @@ PenaltyFunction::PenaltyFunction(Problem* problem)
   for (int i = 0; i < n_ + ns; ++i) {
     if (std::isfinite(lower_[i]) || std::isfinite(upper_[i])) has_bounds_ = true;
   }
+  if (!has_bounds_) {  // nothing reads the box then: free its 2 (n + ns) doubles
+    lower_.resize(0);
+    upper_.resize(0);
+  }
   if (problem_->has_hessian()) {
     problem_->InitHessian(&hessian_);
     hessian_.makeCompressed();
@@ -50,6 +54,7 @@ void PenaltyFunction::Allocate(Iterate* it) const {
 }
 
 int PenaltyFunction::Project(VectorRef z) const {
+  if (!has_bounds_) return 0;
   int moved = 0;
   for (int i = 0; i < z.size(); ++i) {
     const double p = std::min(std::max(z[i], lower_[i]), upper_[i]);

@@ -202,6 +202,7 @@ void OuterLoop::Record(int k, double q_start, const InnerSummary& inner) {
   r.q_evals = q_.counts().q_evals;
   r.grad_evals = q_.counts().grad_evals;
   r.hess_evals = q_.counts().hess_evals;
+  r.hess_products = q_.counts().hess_products;
   if (callbacks_.on_outer_iteration) callbacks_.on_outer_iteration(r);
 }
 
@@ -271,6 +272,7 @@ void OuterLoop::BoundMultipliers() {
   const int n = q_.num_x();
   summary_.z_l.setZero(n);
   summary_.z_u.setZero(n);
+  if (!q_.has_bounds()) return;
   for (int i = 0; i < n; ++i) {
     const double g = current_.grad_q[i];
     const double z = current_.x[i];

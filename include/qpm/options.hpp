@@ -54,7 +54,11 @@ struct GradientDescentOptions {
 // rho = (actual + reg) / (predicted + reg) with reg = rho_regularization *
 // max(1, |Q(x)|): near convergence both reductions fall below Q's rounding
 // and the plain ratio is noise (the regularization makes it tend to 1).
+enum class PreconditionerKind { kNone, kJacobi, kPenalty };  // see inner/preconditioner.hpp
+
 struct TrustRegionOptions {
+  PreconditionerKind preconditioner = PreconditionerKind::kNone;  // CG preconditioner
+  int dense_limit = 3000;  // penalty preconditioner: dense m x m factor when m <= this
   double initial_radius = 1.0;   // Delta_0
   double max_radius = 1e3;       // Delta_max (paper assumption A2 needs a bound)
   double eta_accept = 0.1;       // accept the step when rho >= eta_accept

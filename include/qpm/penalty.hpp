@@ -70,8 +70,9 @@ class PenaltyFunction {
   int num_x() const { return n_; }
   int m() const { return m_; }
   int num_slacks() const { return static_cast<int>(slack_row_.size()); }
+  int slack_row(int i) const { return slack_row_[i]; }
   bool has_bounds() const { return has_bounds_; }
-  const Vector& lower() const { return lower_; }  // box of z
+  const Vector& lower() const { return lower_; }  // box of z; empty when !has_bounds()
   const Vector& upper() const { return upper_; }
   double beta() const { return beta_; }
   void set_beta(double beta) { beta_ = beta; }

@@ -57,6 +57,7 @@ struct OuterRecord {
   long q_evals = 0;          // cumulative
   long grad_evals = 0;       // cumulative
   long hess_evals = 0;       // cumulative
+  long hess_products = 0;    // cumulative Hessian-of-Q products (CG iterations)
 };
 
 struct Summary {

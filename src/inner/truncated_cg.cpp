@@ -21,11 +21,18 @@ double BoxStep(const Vector& p, const Vector& d, const CgBox& box) {
   return std::max(tau, 0.0);
 }
 
-TruncatedCg::TruncatedCg(int n) : r_(n), d_(n), hd_(n), hp_(n) {}
+TruncatedCg::TruncatedCg(int n) : r_(n), z_(n), d_(n), hd_(n), hp_(n) {}
 
 CgResult TruncatedCg::Solve(const HessianOperator& hessian, const Vector& g, double radius,
-                            double tol, int max_iter, Vector* p, const CgBox* box) {
+                            double tol, int max_iter, Vector* p, const CgBox* box,
+                            const HessianOperator* preconditioner) {
   CgResult result;
+  // z = M^{-1} r (M = I without a preconditioner), masked to the free set.
+  auto precondition = [&]() {
+    if (!preconditioner) return;
+    (*preconditioner)(r_, &z_);
+    if (box) z_ = z_.cwiseProduct(*box->free);
+  };
   if (box) {
     hessian(*p, &hp_);
     r_ = (g + hp_).cwiseProduct(*box->free);  // model gradient on the free set
@@ -34,8 +41,10 @@ CgResult TruncatedCg::Solve(const HessianOperator& hessian, const Vector& g, dou
     hp_.setZero();
     r_ = g;                                   // r = H p + g
   }
-  d_ = -r_;
-  double rr = r_.squaredNorm();
+  precondition();
+  const Vector& z = preconditioner ? z_ : r_;
+  d_ = -z;
+  double rz = r_.dot(z);
   // -m(p) with H p recomputed: the recurrence for H p drifts over many CG
   // iterations, and at large beta the drift can exceed the true decrease
   // (seen at n = 1e4: every step rejected and the radius collapsing).
@@ -52,14 +61,15 @@ CgResult TruncatedCg::Solve(const HessianOperator& hessian, const Vector& g, dou
     ++result.iterations;
     return finish(exit);
   };
-  if (std::sqrt(rr) <= tol) return finish(CgExit::kConverged);
+  if (r_.norm() <= tol) return finish(CgExit::kConverged);
+  if (!(rz > 0.0)) return finish(CgExit::kConverged);  // M not positive on r: stop at p
   for (; result.iterations < max_iter; ++result.iterations) {
     hessian(d_, &hd_);
     const double dhd = d_.dot(hd_);
     double limit = BoundaryStep(*p, d_, radius);
     if (box) limit = std::min(limit, BoxStep(*p, d_, *box));
     if (dhd <= 0.0) return stop_at(limit, CgExit::kNegativeCurvature);
-    const double alpha = rr / dhd;
+    const double alpha = rz / dhd;
     if (alpha >= limit) return stop_at(limit, CgExit::kBoundary);
     *p += alpha * d_;
     hp_ += alpha * hd_;
@@ -68,13 +78,14 @@ CgResult TruncatedCg::Solve(const HessianOperator& hessian, const Vector& g, dou
     } else {
       r_ += alpha * hd_;
     }
-    const double rr_next = r_.squaredNorm();
-    if (std::sqrt(rr_next) <= tol) {
+    if (r_.norm() <= tol) {
       ++result.iterations;
       return finish(CgExit::kConverged);
     }
-    d_ = -r_ + (rr_next / rr) * d_;
-    rr = rr_next;
+    precondition();
+    const double rz_next = r_.dot(z);
+    d_ = -z + (rz_next / rz) * d_;
+    rz = rz_next;
   }
   return finish(CgExit::kIterationLimit);
 }

@@ -7,7 +7,11 @@
 namespace qpm {
 
 TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
-    : options_(options), q_(q), cg_(q->n()), radius_(options.initial_radius) {
+    : options_(options),
+      q_(q),
+      cg_(q->n()),
+      radius_(options.initial_radius),
+      preconditioner_(options.preconditioner, q, options.dense_limit) {
   q_->Allocate(&trial_);
   step_.resize(q_->n());
   step_lower_.resize(q_->n());
@@ -15,6 +19,7 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
   free_.resize(q_->n());
   hp_.resize(q_->n());
   hessian_ = [this](const Vector& v, Vector* hv) { q_->HessianProduct(*at_, v, hv); };
+  apply_preconditioner_ = [this](const Vector& r, Vector* z) { preconditioner_.Apply(r, z); };
 }
 
 InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
@@ -24,7 +29,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
   int rejected = 0;
   while (!CheckStop(control, *x, &summary)) {
     if (!hessian_current) {
-      if (!q_->EvaluateHessian(*x)) {
+      if (!q_->EvaluateHessian(*x) || !preconditioner_.Update(*x)) {
         summary.status = InnerStatus::kStalled;  // no model without W
         return summary;
       }
@@ -53,8 +58,11 @@ bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {
   const double g_norm = x.grad_q_norm;
   const double tol = std::min(options_.cg_relative_tol, std::sqrt(g_norm)) * g_norm;
   const int max_iter = options_.cg_max_iter > 0 ? options_.cg_max_iter : q_->n();
-  const CgResult cg = q_->has_bounds() ? BoundedStep(x, tol, max_iter)
-                                       : cg_.Solve(hessian_, x.grad_q, radius_, tol, max_iter, &step_);
+  const HessianOperator* m = options_.preconditioner == PreconditionerKind::kNone
+                                ? nullptr : &apply_preconditioner_;
+  const CgResult cg = q_->has_bounds()
+                          ? BoundedStep(x, tol, max_iter, m)
+                          : cg_.Solve(hessian_, x.grad_q, radius_, tol, max_iter, &step_, nullptr, m);
   const double step_norm = step_.norm();
   step->step_size = radius_;
   step->step_norm = step_norm;
@@ -70,7 +78,8 @@ bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {
 // P(z - t g) - z (t halved from Delta/||g|| until the model decreases by
 // cauchy_decrease g.p), then truncated CG on the entries strictly inside
 // the box, stopping at the first breakpoint (Conn, Gould & Toint Sec. 12.2).
-CgResult TrustRegion::BoundedStep(const Iterate& x, double tol, int max_iter) {
+CgResult TrustRegion::BoundedStep(const Iterate& x, double tol, int max_iter,
+                                  const HessianOperator* preconditioner) {
   step_lower_ = q_->lower() - x.x;
   step_upper_ = q_->upper() - x.x;
   double t = radius_ / x.grad_q.norm();
@@ -84,7 +93,7 @@ CgResult TrustRegion::BoundedStep(const Iterate& x, double tol, int max_iter) {
     free_[i] = step_lower_[i] < step_[i] && step_[i] < step_upper_[i] ? 1.0 : 0.0;
   }
   CgBox box{&step_lower_, &step_upper_, &free_};
-  return cg_.Solve(hessian_, x.grad_q, radius_, tol, max_iter, &step_, &box);
+  return cg_.Solve(hessian_, x.grad_q, radius_, tol, max_iter, &step_, &box, preconditioner);
 }
 
 // rho = actual / predicted decrease. Where the predicted decrease is below

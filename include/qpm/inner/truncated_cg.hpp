@@ -47,11 +47,15 @@ class TruncatedCg {
   explicit TruncatedCg(int n);  // work vectors sized once
 
   // Without `box`, p is set to the step; with it, p holds the start on entry.
+  // A preconditioner M^{-1} (SPD) gives preconditioned CG; the trust region
+  // stays Euclidean: CG stops at the first iterate that would leave the ball,
+  // which is on it, so ||p|| <= Delta still holds.
   CgResult Solve(const HessianOperator& hessian, const Vector& g, double radius, double tol,
-                 int max_iter, Vector* p, const CgBox* box = nullptr);
+                 int max_iter, Vector* p, const CgBox* box = nullptr,
+                 const HessianOperator* preconditioner = nullptr);
 
  private:
-  Vector r_, d_, hd_, hp_;
+  Vector r_, z_, d_, hd_, hp_;
 };
 
 // tau >= 0 with ||p + tau d|| = radius, for ||p|| <= radius.

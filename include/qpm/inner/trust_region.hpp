@@ -16,6 +16,7 @@
 #define QPM_INNER_TRUST_REGION_HPP_
 
 #include "qpm/inner/inner_solver.hpp"
+#include "qpm/inner/preconditioner.hpp"
 #include "qpm/inner/truncated_cg.hpp"
 #include "qpm/options.hpp"
 
@@ -34,7 +35,8 @@ class TrustRegion : public InnerSolver {
   // was accepted (trial_ then holds the new point with derivatives).
   bool TryStep(const Iterate& x, StepInfo* step);
   void UpdateRadius(double rho, double step_norm);
-  CgResult BoundedStep(const Iterate& x, double tol, int max_iter);
+  CgResult BoundedStep(const Iterate& x, double tol, int max_iter,
+                       const HessianOperator* preconditioner);
   double Ratio(const Iterate& x, double predicted);
 
   TrustRegionOptions options_;
@@ -45,6 +47,8 @@ class TrustRegion : public InnerSolver {
   Vector step_lower_, step_upper_, free_, hp_;  // bounded steps only
   double radius_;
   HessianOperator hessian_;
+  Preconditioner preconditioner_;
+  HessianOperator apply_preconditioner_;
   const Iterate* at_ = nullptr;  // iterate whose Hessian is loaded
   bool derivatives_ready_ = false;  // trial_ has its gradient
 };
