@@ -30,6 +30,15 @@ void RegisterOptionsImpl(const SmartPtr<RegisteredOptions>& r) {
                       "trust region with truncated CG on exact Hessian-vector products (QPM-TR)",
                       "lbfgs", "limited-memory BFGS; no eval_h (chosen automatically with "
                       "hessian_approximation limited-memory)");
+  r->AddStringOption2("qpm_penalty_growth_mode", "How beta grows between subproblems.", "fixed",
+                      "fixed", "beta_{k+1} = qpm_penalty_growth * beta_k (the paper)", "adaptive",
+                      "alpha doubles after cheap subproblems (<= 3 inner iterations), halves after "
+                      "costly ones (> 12), within [qpm_penalty_growth, qpm_penalty_growth_max]");
+  r->AddLowerBoundedNumberOption("qpm_penalty_growth_max", "Largest alpha of the adaptive mode.",
+                                 1.0, true, 100.0);
+  r->AddStringOption2("qpm_extrapolate", "Start subproblems at a point extrapolated along the penalty path when it lowers Q.",
+                      "no", "no", "start at argmin of Q over {x_k, x_0} (the paper)", "yes",
+                      "also try x(beta) predicted from the last two solutions");
   r->AddStringOption2("qpm_gd_trial_step", "First trial step of each gradient-descent iteration.",
                       "growth", "growth", "step growth factor times the last accepted step",
                       "barzilai-borwein", "Barzilai-Borwein step s.s/s.y, then Armijo backtracking");
@@ -222,6 +231,13 @@ bool QpmApplication::ReadOptions(qpm::Options* o, TnlpOptions* t, std::string* e
   list.GetIntegerValue("limited_memory_max_history", value, "");
   o->lbfgs.memory = value;
   list.GetNumericValue("qpm_tr_max_radius", o->tr.max_radius, "");
+  std::string mode, extrapolate;
+  list.GetStringValue("qpm_penalty_growth_mode", mode, "");
+  o->penalty_growth_mode = mode == "adaptive" ? PenaltyGrowthMode::kAdaptive : PenaltyGrowthMode::kFixed;
+  list.GetNumericValue("qpm_penalty_growth_max", o->penalty_growth_max, "");
+  o->penalty_growth_max = std::max(o->penalty_growth_max, o->penalty_growth);
+  list.GetStringValue("qpm_extrapolate", extrapolate, "");
+  o->extrapolate = extrapolate == "yes";
   std::string preconditioner;
   list.GetStringValue("qpm_preconditioner", preconditioner, "");
   o->tr.preconditioner = preconditioner == "jacobi"    ? PreconditionerKind::kJacobi

@@ -77,6 +77,9 @@ class OuterLoop {
   Summary Finish(TerminationType type, const std::string& message);
   void BoundMultipliers();
   Summary FinishEarly(InnerStatus status);
+  double NextGrowth(long inner_iterations);
+  void RememberSolution();
+  void TryExtrapolation();
 
   const Options& options_;
   const Callbacks& callbacks_;
@@ -94,6 +97,10 @@ class OuterLoop {
   int k_ = 0;
   double start_cpu_ = 0.0;
   CpuDeadline deadline_{1e300};
+  double alpha_ = 0.0;             // adaptive growth factor
+  Vector last_z_, previous_z_;     // extrapolation: x_{k}, x_{k-1}
+  double last_beta_ = 0.0, previous_beta_ = 0.0;
+  Iterate extrapolated_;
 };
 
 Summary OuterLoop::Run(const Vector& x0) {
@@ -107,6 +114,7 @@ Summary OuterLoop::Run(const Vector& x0) {
                   "limited-memory)");
   }
   start_cpu_ = CpuSeconds();
+  alpha_ = options_.penalty_growth;
   deadline_ = CpuDeadline(start_cpu_ + options_.max_cpu_time);
   q_.set_beta(options_.penalty_init);
   if (!EvaluateStart(x0)) {
@@ -123,7 +131,8 @@ Summary OuterLoop::Run(const Vector& x0) {
     if (current_.c_norm() <= options_.feasibility_tol) {
       return Finish(TerminationType::kConverged, "||c|| <= eps0 and ||grad Q|| <= eps1");
     }
-    q_.set_beta(q_.beta() * options_.penalty_growth);
+    RememberSolution();
+    q_.set_beta(q_.beta() * NextGrowth(inner.iterations));
   }
   return Finish(TerminationType::kMaxOuterIterations, "reached max_outer_iter");
 }
@@ -167,9 +176,45 @@ double OuterLoop::PrepareSubproblem(int k) {
     if (!q_.EvaluateDerivatives(&current_)) return -1.0;  // evaluated there before
   }
   q_.FormGradient(&current_);
+  if (!use_x0 && options_.extrapolate) TryExtrapolation();
   summary_.outer.push_back(OuterRecord());
   summary_.outer.back().started_at_x0 = use_x0 || k == 0;
   return current_.Q(beta);
+}
+
+// alpha_k: the paper's fixed alpha, or the adaptive rule of Options.
+double OuterLoop::NextGrowth(long inner_iterations) {
+  if (options_.penalty_growth_mode == PenaltyGrowthMode::kFixed) return options_.penalty_growth;
+  if (inner_iterations <= options_.cheap_subproblem) {
+    alpha_ = std::min(2.0 * alpha_, options_.penalty_growth_max);
+  } else if (inner_iterations > 4 * options_.cheap_subproblem) {
+    alpha_ = std::max(0.5 * alpha_, options_.penalty_growth);
+  }
+  return alpha_;
+}
+
+// Keeps x_{k+1} and beta_k for the extrapolation of the next start.
+void OuterLoop::RememberSolution() {
+  if (!options_.extrapolate) return;
+  previous_z_.swap(last_z_);
+  previous_beta_ = last_beta_;
+  last_z_ = current_.x;
+  last_beta_ = q_.beta();
+}
+
+// x(beta) ~ x* + v / beta along the penalty path: from the last two
+// solutions, predict x(beta_k) and take it when it lowers Q_{beta_k}.
+void OuterLoop::TryExtrapolation() {
+  if (previous_z_.size() == 0 || last_z_.size() == 0) return;
+  const double beta = q_.beta();
+  const double s = (1.0 / beta - 1.0 / last_beta_) / (1.0 / last_beta_ - 1.0 / previous_beta_);
+  if (!extrapolated_.x.size()) q_.Allocate(&extrapolated_);
+  extrapolated_.x = last_z_ + s * (last_z_ - previous_z_);
+  q_.Project(extrapolated_.x);
+  if (!q_.EvaluateValues(&extrapolated_) || !(extrapolated_.Q(beta) < current_.Q(beta))) return;
+  if (!q_.EvaluateDerivatives(&extrapolated_)) return;
+  SwapIterates(&current_, &extrapolated_);
+  ++summary_.extrapolations;
 }
 
 InnerSummary OuterLoop::SolveSubproblem() {

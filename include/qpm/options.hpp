@@ -89,10 +89,25 @@ struct LbfgsOptions {
   long stall_window = 1000;       // as GradientDescentOptions::stall_window
 };
 
+enum class PenaltyGrowthMode {
+  kFixed,     // beta_{k+1} = alpha beta_k (the paper)
+  kAdaptive,  // alpha doubles after a cheap subproblem, halves after a costly one
+};
+
 struct Options {
   InnerSolverType inner_solver = InnerSolverType::kGradientDescent;
   double penalty_init = 1.0;      // beta_0 >= 1 (Algorithm 1)
   double penalty_growth = 1.2;    // alpha > 1: beta_{k+1} = alpha beta_k
+  // Adaptive mode: alpha_k in [penalty_growth, penalty_growth_max]; a
+  // subproblem of <= cheap_subproblem inner iterations doubles it, one of
+  // more than 4 cheap_subproblem halves it.
+  PenaltyGrowthMode penalty_growth_mode = PenaltyGrowthMode::kFixed;
+  double penalty_growth_max = 100.0;
+  int cheap_subproblem = 3;
+  // Warm start along the penalty path: before subproblem k >= 2, predict
+  // x(beta_k) from the last two solutions, linear in 1/beta, and start there
+  // if it lowers Q_{beta_k} (one Q evaluation, one gradient if taken).
+  bool extrapolate = false;
   double feasibility_tol = 1e-8;  // eps0: stop when ||c(x_{k+1})||_2 <= eps0
   double stationarity_tol = 1e-8; // eps1: ||grad Q(x_{k+1})||_2 <= tau(x_{k+1})
   double tolerance_cap = 1e20;    // tau_cap of Def. 2.1; >= 1e20 is +inf, 0 fixed

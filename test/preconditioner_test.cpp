@@ -1,0 +1,102 @@
+#define BOOST_TEST_MODULE preconditioner
+#include <boost/test/unit_test.hpp>
+
+#include "qpm/inner/preconditioner.hpp"
+#include "qpm/solver.hpp"
+#include "test_problems.hpp"
+
+using namespace qpm_test;
+
+namespace {
+
+// Q's Hessian pieces at x0 of `p` for beta, loaded into `q`.
+struct Loaded {
+  explicit Loaded(const TestProblem& p, double beta) : problem(p), q(&problem) {
+    q.set_beta(beta);
+    q.Allocate(&it);
+    it.x = p.x0;
+    BOOST_REQUIRE(q.EvaluateValues(&it));
+    BOOST_REQUIRE(q.EvaluateDerivatives(&it));
+    BOOST_REQUIRE(q.EvaluateHessian(it));
+  }
+  EigenProblem problem;
+  qpm::PenaltyFunction q;
+  qpm::Iterate it;
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(PenaltyPreconditionerInvertsDPlusBetaJtJExactly) {
+  for (double beta : {1.0, 1e3, 1e8}) {
+    Loaded l(LeastNorm(), beta);  // W = I: D = I
+    qpm::Preconditioner m(qpm::PreconditionerKind::kPenalty, &l.q, 3000);
+    BOOST_REQUIRE(m.Update(l.it));
+    const Eigen::MatrixXd j = LeastNorm().jac(l.it.x);
+    const Eigen::MatrixXd full = Eigen::MatrixXd::Identity(4, 4) + beta * j.transpose() * j;
+    const Vector v = Vector::LinSpaced(4, 1.0, -2.0);
+    Vector z(4);
+    m.Apply(full * v, &z);
+    // Woodbury cancels terms of size beta ||J||^2: rounding grows with beta.
+    BOOST_TEST_CONTEXT("beta " << beta) { BOOST_TEST((z - v).norm() <= 1e-13 * beta * v.norm()); }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(JacobiPreconditionerIsTheDiagonalOfH) {
+  Loaded l(Hs7(), 100.0);
+  qpm::Preconditioner m(qpm::PreconditionerKind::kJacobi, &l.q, 3000);
+  BOOST_REQUIRE(m.Update(l.it));
+  Eigen::MatrixXd h(2, 2);
+  for (int c = 0; c < 2; ++c) {
+    Vector e = Vector::Unit(2, c), col(2);
+    l.q.HessianProduct(l.it, e, &col);
+    h.col(c) = col;
+  }
+  Vector z(2);
+  m.Apply(Vector::Ones(2), &z);
+  for (int i = 0; i < 2; ++i) BOOST_TEST(z[i] * std::abs(h(i, i)) == 1.0, boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(EveryPreconditionerSolvesTheTestProblems) {
+  for (auto kind : {qpm::PreconditionerKind::kNone, qpm::PreconditionerKind::kJacobi,
+                    qpm::PreconditionerKind::kPenalty}) {
+    for (const TestProblem& p : AllProblems()) {
+      EigenProblem problem(p);
+      qpm::Options o;
+      o.inner_solver = qpm::InnerSolverType::kTrustRegion;
+      o.tr.preconditioner = kind;
+      o.feasibility_tol = o.stationarity_tol = 1e-7;
+      const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
+      BOOST_TEST_CONTEXT(p.name << " preconditioner " << static_cast<int>(kind)) {
+        BOOST_TEST(std::string(qpm::ToString(s.termination)) == "converged");
+        BOOST_TEST(std::abs(s.f - p.f_star) <= 1e-5);
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(AdaptiveGrowthAndExtrapolationKeepTheAnswerAndSaveWork) {
+  const TestProblem p = CircleLinear();
+  EigenProblem problem(p);
+  qpm::Options paper;
+  paper.inner_solver = qpm::InnerSolverType::kTrustRegion;
+  paper.feasibility_tol = paper.stationarity_tol = 1e-7;
+  qpm::Options fast = paper;
+  fast.penalty_growth_mode = qpm::PenaltyGrowthMode::kAdaptive;
+  fast.extrapolate = true;
+  const qpm::Summary a = qpm::Solve(&problem, p.x0, paper);
+  const qpm::Summary b = qpm::Solve(&problem, p.x0, fast);
+  BOOST_TEST(std::string(qpm::ToString(a.termination)) == "converged");
+  BOOST_TEST(std::string(qpm::ToString(b.termination)) == "converged");
+  BOOST_TEST((b.x - p.x_star).norm() <= 1e-6);
+  BOOST_TEST(b.outer_iterations < a.outer_iterations);
+  BOOST_TEST(b.hess_evals < a.hess_evals);
+  BOOST_TEST(b.extrapolations > 0);
+  double previous = 0.0;
+  for (const qpm::OuterRecord& r : b.outer) {  // beta still grows by alpha in range
+    if (previous > 0.0) {
+      BOOST_TEST(r.beta / previous >= fast.penalty_growth * (1 - 1e-12));
+      BOOST_TEST(r.beta / previous <= fast.penalty_growth_max * (1 + 1e-12));
+    }
+    previous = r.beta;
+  }
+}
