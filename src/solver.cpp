@@ -1,6 +1,7 @@
 #include "qpm/solver.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -125,6 +126,9 @@ Summary OuterLoop::Run(const Vector& x0) {
   if (!Notify(current_, StepInfo())) return Finish(TerminationType::kUserStop, "stopped by the user callback");
   for (k_ = 0; k_ < options_.max_outer_iter; ++k_) {
     const double q_start = PrepareSubproblem(k_);
+    if (std::isnan(q_start)) {
+      return Finish(TerminationType::kStalled, "derivatives at x_0 failed on the restart (5.2)");
+    }
     const InnerSummary inner = SolveSubproblem();
     Record(k_, q_start, inner);
     if (inner.status != InnerStatus::kConverged) return FinishEarly(inner.status);
@@ -173,7 +177,9 @@ double OuterLoop::PrepareSubproblem(int k) {
   if (use_x0) {
     current_.x = x0_z_, current_.g = x0_g_, current_.c = x0_c_;
     current_.f = x0_f_, current_.c_squared = x0_c_squared_;
-    if (!q_.EvaluateDerivatives(&current_)) return -1.0;  // evaluated there before
+    // They were evaluated there at the start; only a nondeterministic model
+    // can fail now. NaN tells Run to stop with the point it has.
+    if (!q_.EvaluateDerivatives(&current_)) return std::nan("");
   }
   q_.FormGradient(&current_);
   if (!use_x0 && options_.extrapolate) TryExtrapolation();
