@@ -40,4 +40,8 @@ done
 # CG iterations per trust-region step against beta (preconditioner effect).
 $run --problem stiefel --n 1000 --p 20 --solver qpm-paper --cg-profile "$out/cg_vs_beta_none.csv" >/dev/null
 $run --problem stiefel --n 1000 --p 20 --solver qpm-best --cg-profile "$out/cg_vs_beta_penalty.csv" >/dev/null
+if ! /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get install -y -qq --no-install-recommends python3-matplotlib
+fi
 /usr/bin/python3 bench/plot_scaling.py "$out"
