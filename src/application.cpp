@@ -39,6 +39,8 @@ void RegisterOptionsImpl(const SmartPtr<RegisteredOptions>& r) {
   r->AddStringOption2("qpm_extrapolate", "Start subproblems at a point extrapolated along the penalty path when it lowers Q.",
                       "no", "no", "start at argmin of Q over {x_k, x_0} (the paper)", "yes",
                       "also try x(beta) predicted from the last two solutions");
+  r->AddStringOption2("qpm_lbfgs_warm_start", "Keep L-BFGS curvature pairs across subproblems.",
+                      "no", "no", "clear them at each new beta", "yes", "keep them");
   r->AddStringOption2("qpm_gd_trial_step", "First trial step of each gradient-descent iteration.",
                       "growth", "growth", "step growth factor times the last accepted step",
                       "barzilai-borwein", "Barzilai-Borwein step s.s/s.y, then Armijo backtracking");
@@ -237,6 +239,9 @@ bool QpmApplication::ReadOptions(qpm::Options* o, TnlpOptions* t, std::string* e
   list.GetNumericValue("qpm_penalty_growth_max", o->penalty_growth_max, "");
   o->penalty_growth_max = std::max(o->penalty_growth_max, o->penalty_growth);
   list.GetStringValue("qpm_extrapolate", extrapolate, "");
+  std::string lbfgs_warm;
+  list.GetStringValue("qpm_lbfgs_warm_start", lbfgs_warm, "");
+  o->lbfgs.warm_start = lbfgs_warm == "yes";
   o->extrapolate = extrapolate == "yes";
   std::string preconditioner;
   list.GetStringValue("qpm_preconditioner", preconditioner, "");

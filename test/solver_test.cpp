@@ -132,3 +132,18 @@ BOOST_AUTO_TEST_CASE(StopsWhenTheIterationCallbackSaysSo) {
   BOOST_TEST(seen == 5);
   BOOST_TEST(s.inner_iterations == 5);
 }
+
+BOOST_AUTO_TEST_CASE(LbfgsWarmStartKeepsTheAnswerWithFewerIterations) {
+  const TestProblem p = Hs7();
+  EigenProblem problem(p);
+  qpm::Options cold = Tight(1e-6);
+  cold.inner_solver = qpm::InnerSolverType::kLbfgs;
+  qpm::Options warm = cold;
+  warm.lbfgs.warm_start = true;
+  const qpm::Summary a = qpm::Solve(&problem, p.x0, cold);
+  const qpm::Summary b = qpm::Solve(&problem, p.x0, warm);
+  BOOST_TEST(Status(a) == "converged");
+  BOOST_TEST(Status(b) == "converged");
+  BOOST_TEST(std::abs(b.f - p.f_star) <= 1e-5);
+  BOOST_TEST(b.inner_iterations < a.inner_iterations);
+}

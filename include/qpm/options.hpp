@@ -87,6 +87,9 @@ struct LbfgsOptions {
   // Pairs with s.y <= curvature_eps * ||s|| ||y|| are skipped (keeps H SPD).
   double curvature_eps = 1e-10;
   long stall_window = 1000;       // as GradientDescentOptions::stall_window
+  // Keep the curvature pairs from one subproblem to the next (they then mix
+  // two betas; the default clears them).
+  bool warm_start = false;
 };
 
 enum class PenaltyGrowthMode {

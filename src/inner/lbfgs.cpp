@@ -18,8 +18,7 @@ Lbfgs::Lbfgs(const LbfgsOptions& options, PenaltyFunction* q)
 InnerSummary Lbfgs::Minimize(const InnerControl& control, Iterate* x) {
   InnerSummary summary;
   StallMonitor monitor(options_.stall_window, control.stall_rounding, *x, q_->beta());
-  count_ = 0;
-  newest_ = -1;
+  if (!options_.warm_start) count_ = 0, newest_ = -1;
   while (!CheckStop(control, *x, &summary)) {
     Direction(*x);
     StepInfo step;

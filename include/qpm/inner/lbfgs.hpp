@@ -4,7 +4,8 @@
 // H0 = (s.y / y.y) I, and the step comes from the Armijo line search of
 // inner/line_search.hpp (t0 = 1). Pairs with too little curvature are
 // skipped so H stays positive definite. Memory is cleared at each
-// subproblem: pairs measured with another beta describe another function.
+// subproblem (pairs measured with another beta describe another function)
+// unless LbfgsOptions::warm_start keeps it.
 // With bounds, entries at a bound whose steepest-descent move points outward
 // are held fixed and the step is projected on the box (line search).
 //
