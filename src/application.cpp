@@ -116,6 +116,7 @@ ApplicationReturnStatus ToApplicationStatus(TerminationType type) {
     case TerminationType::kConverged: return Solve_Succeeded;
     case TerminationType::kAcceptable: return Solved_To_Acceptable_Level;
     case TerminationType::kMaxOuterIterations: return Maximum_Iterations_Exceeded;
+    case TerminationType::kInfeasible: return Infeasible_Problem_Detected;
     case TerminationType::kMaxInnerIterations: return Maximum_Iterations_Exceeded;
     case TerminationType::kMaxCpuTime: return Maximum_CpuTime_Exceeded;
     case TerminationType::kStalled: return Search_Direction_Becomes_Too_Small;
@@ -131,6 +132,7 @@ SolverReturn ToSolverReturn(TerminationType type) {
     case TerminationType::kConverged: return SUCCESS;
     case TerminationType::kAcceptable: return STOP_AT_ACCEPTABLE_POINT;
     case TerminationType::kMaxOuterIterations: return MAXITER_EXCEEDED;
+    case TerminationType::kInfeasible: return LOCAL_INFEASIBILITY;
     case TerminationType::kMaxInnerIterations: return MAXITER_EXCEEDED;
     case TerminationType::kMaxCpuTime: return CPUTIME_EXCEEDED;
     case TerminationType::kStalled: return STOP_AT_TINY_STEP;
@@ -150,6 +152,7 @@ const char* ExitMessage(ApplicationReturnStatus status) {
     case Search_Direction_Becomes_Too_Small: return "Search Direction is becoming Too Small.";
     case User_Requested_Stop: return "Stopping optimization at current point as requested by user.";
     case Invalid_Number_Detected: return "Invalid number in NLP function or derivative detected.";
+    case Infeasible_Problem_Detected: return "Converged to a point of local infeasibility. Problem may be infeasible.";
     case Invalid_Problem_Definition: return "Problem has invalid or unsupported definition.";
     case Invalid_Option: return "Invalid option encountered.";
     case NonIpopt_Exception_Thrown: return "Unknown Exception caught in QPM.";

@@ -17,6 +17,7 @@ const char* ToString(TerminationType type) {
     case TerminationType::kConverged: return "converged";
     case TerminationType::kAcceptable: return "acceptable";
     case TerminationType::kMaxOuterIterations: return "maximum outer iterations";
+    case TerminationType::kInfeasible: return "locally infeasible";
     case TerminationType::kMaxInnerIterations: return "maximum inner iterations";
     case TerminationType::kMaxCpuTime: return "maximum CPU time";
     case TerminationType::kStalled: return "stalled";
@@ -79,6 +80,7 @@ class OuterLoop {
   void BoundMultipliers();
   Summary FinishEarly(InnerStatus status);
   double NextGrowth(long inner_iterations);
+  bool Stuck(int k) const;
   void RememberSolution();
   void TryExtrapolation();
 
@@ -135,6 +137,11 @@ Summary OuterLoop::Run(const Vector& x0) {
     if (current_.c_norm() <= options_.feasibility_tol) {
       return Finish(TerminationType::kConverged, "||c|| <= eps0 and ||grad Q|| <= eps1");
     }
+    if (Stuck(k_)) {
+      return Finish(TerminationType::kInfeasible,
+                    "||c|| stopped decreasing while beta grew: a stationary point of the "
+                    "constraint violation (locally infeasible)");
+    }
     RememberSolution();
     q_.set_beta(q_.beta() * NextGrowth(inner.iterations));
   }
@@ -186,6 +193,17 @@ double OuterLoop::PrepareSubproblem(int k) {
   summary_.outer.push_back(OuterRecord());
   summary_.outer.back().started_at_x0 = use_x0 || k == 0;
   return current_.Q(beta);
+}
+
+// True when the last infeasibility_window subproblems together lowered
+// ||c|| by less than infeasibility_decrease (relative): with beta growing by
+// alpha >= 1.2 each time, a feasible path would have cut ||c|| ~ 1/beta.
+bool OuterLoop::Stuck(int k) const {
+  const int w = options_.infeasibility_window;
+  if (k < w) return false;
+  const double before = summary_.outer[k - w].c_norm;
+  const double now = summary_.outer[k].c_norm;
+  return now >= (1.0 - options_.infeasibility_decrease) * before;
 }
 
 // alpha_k: the paper's fixed alpha, or the adaptive rule of Options.

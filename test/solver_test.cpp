@@ -149,3 +149,31 @@ BOOST_AUTO_TEST_CASE(LbfgsWarmStartKeepsTheAnswer) {
   BOOST_TEST(std::abs(b.f - p.f_star) <= 1e-5);
   BOOST_TEST((b.x - p.x_star).norm() <= 1e-4);
 }
+
+BOOST_AUTO_TEST_CASE(DetectsLocalInfeasibilityAndReturnsTheLeastViolationPoint) {
+  // min (x1 - 1)^2 + x2^2  s.t.  x1^2 + x2^2 + 1 = 0: no feasible point; the
+  // violation ||c||^2 is stationary (J^T c = 0) only at x = 0, where ||c|| = 1.
+  TestProblem p;
+  p.name = "infeasible";
+  p.n = 2, p.m = 1;
+  p.x0 = Vector::Constant(2, 0.5);
+  p.f = [](const Vector& x) { return (x[0] - 1) * (x[0] - 1) + x[1] * x[1]; };
+  p.grad = [](const Vector& x) { return (Vector(2) << 2 * (x[0] - 1), 2 * x[1]).finished(); };
+  p.c = [](const Vector& x) { return Vector::Constant(1, x.squaredNorm() + 1.0); };
+  p.jac = [](const Vector& x) { return Eigen::MatrixXd(2.0 * x.transpose()); };
+  p.hess = [](const Vector&, double s, const Vector& l) {
+    return Eigen::MatrixXd((2.0 * s + 2.0 * l[0]) * Eigen::MatrixXd::Identity(2, 2));
+  };
+  EigenProblem problem(p);
+  for (auto inner : {qpm::InnerSolverType::kTrustRegion, qpm::InnerSolverType::kGradientDescent}) {
+    qpm::Options o = Tight(1e-6);
+    o.inner_solver = inner;
+    const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
+    BOOST_TEST_CONTEXT(qpm::ToString(inner)) {
+      BOOST_TEST(Status(s) == "locally infeasible");
+      BOOST_TEST(s.outer_iterations < 200);  // stopped, not run to max_outer_iter
+      BOOST_TEST(s.c_norm <= 1.0 + 1e-3);    // the least violation, at x ~ 0
+      BOOST_TEST(s.x.norm() <= 0.05);
+    }
+  }
+}

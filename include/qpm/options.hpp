@@ -111,6 +111,12 @@ struct Options {
   // x(beta_k) from the last two solutions, linear in 1/beta, and start there
   // if it lowers Q_{beta_k} (one Q evaluation, one gradient if taken).
   bool extrapolate = false;
+  // Local infeasibility: stop with kInfeasible when infeasibility_window
+  // consecutive subproblems (beta growing all along) lowered ||c|| by less
+  // than the fraction infeasibility_decrease in all: the iterates sit at a
+  // stationary point of ||c||^2 with c != 0 (J^T c = 0), which no beta leaves.
+  int infeasibility_window = 30;
+  double infeasibility_decrease = 0.01;
   double feasibility_tol = 1e-8;  // eps0: stop when ||c(x_{k+1})||_2 <= eps0
   double stationarity_tol = 1e-8; // eps1: ||grad Q(x_{k+1})||_2 <= tau(x_{k+1})
   double tolerance_cap = 1e20;    // tau_cap of Def. 2.1; >= 1e20 is +inf, 0 fixed

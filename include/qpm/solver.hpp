@@ -31,6 +31,7 @@ enum class TerminationType {
   kConverged,             // an (eps0, eps1)-KKT point: ||c|| <= eps0, ||grad Q|| <= eps1
   kAcceptable,            // stalled at a point within the acceptable tolerances
   kMaxOuterIterations,    // x_k of the last outer iteration; max_outer_iter reached
+  kInfeasible,            // x_k; ||c|| stopped decreasing while beta grew (see Options)
   kMaxInnerIterations,    // the last accepted inner iterate; inner budget spent
   kMaxCpuTime,            // the last accepted inner iterate; max_cpu_time passed
   kStalled,               // the last accepted inner iterate; line search found no step
