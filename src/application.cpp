@@ -58,6 +58,9 @@ void RegisterOptionsImpl(const SmartPtr<RegisteredOptions>& r) {
       "qpm_tolerance_cap",
       "tau_cap of the feasibility-aware tolerance tau(x) = max(eps1, min(tau_cap, eps1/eps0 ||c(x)||)).",
       0.0, false, 1e20, "1e20 or more means +infinity (the paper's adaptive rule); 0 gives tau = eps1.");
+  r->AddNumberOption("qpm_max_wall_time",
+                     "Wall-clock limit in seconds (<= 0: none); Ipopt 3.11 has no max_wall_time.", 0.0,
+                     "Reported as Maximum_CpuTime_Exceeded, Ipopt 3.11's nearest return code.");
   r->AddLowerBoundedIntegerOption("qpm_max_outer_iter", "Maximum number of outer (penalty) iterations.",
                                   0, 500);
   r->AddLowerBoundedIntegerOption(
@@ -119,6 +122,8 @@ ApplicationReturnStatus ToApplicationStatus(TerminationType type) {
     case TerminationType::kInfeasible: return Infeasible_Problem_Detected;
     case TerminationType::kMaxInnerIterations: return Maximum_Iterations_Exceeded;
     case TerminationType::kMaxCpuTime: return Maximum_CpuTime_Exceeded;
+    // Ipopt 3.11 has no Maximum_WallTime_Exceeded (3.14 does): the CPU code.
+    case TerminationType::kMaxWallTime: return Maximum_CpuTime_Exceeded;
     case TerminationType::kStalled: return Search_Direction_Becomes_Too_Small;
     case TerminationType::kUserStop: return User_Requested_Stop;
     case TerminationType::kInvalidNumberAtStart: return Invalid_Number_Detected;
@@ -135,6 +140,7 @@ SolverReturn ToSolverReturn(TerminationType type) {
     case TerminationType::kInfeasible: return LOCAL_INFEASIBILITY;
     case TerminationType::kMaxInnerIterations: return MAXITER_EXCEEDED;
     case TerminationType::kMaxCpuTime: return CPUTIME_EXCEEDED;
+    case TerminationType::kMaxWallTime: return CPUTIME_EXCEEDED;
     case TerminationType::kStalled: return STOP_AT_TINY_STEP;
     case TerminationType::kUserStop: return USER_REQUESTED_STOP;
     case TerminationType::kInvalidNumberAtStart: return INVALID_NUMBER_DETECTED;
@@ -219,6 +225,7 @@ bool QpmApplication::ReadOptions(qpm::Options* o, TnlpOptions* t, std::string* e
   list.GetNumericValue("qpm_penalty_growth", o->penalty_growth, "");
   list.GetNumericValue("qpm_tolerance_cap", o->tolerance_cap, "");
   list.GetNumericValue("max_cpu_time", o->max_cpu_time, "");
+  list.GetNumericValue("qpm_max_wall_time", o->max_wall_time, "");
   Index value = 0;
   list.GetIntegerValue("qpm_max_outer_iter", value, "");
   o->max_outer_iter = value;

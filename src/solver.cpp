@@ -20,6 +20,7 @@ const char* ToString(TerminationType type) {
     case TerminationType::kInfeasible: return "locally infeasible";
     case TerminationType::kMaxInnerIterations: return "maximum inner iterations";
     case TerminationType::kMaxCpuTime: return "maximum CPU time";
+    case TerminationType::kMaxWallTime: return "maximum wall time";
     case TerminationType::kStalled: return "stalled";
     case TerminationType::kUserStop: return "user stop";
     case TerminationType::kInvalidNumberAtStart: return "invalid number at start";
@@ -118,7 +119,7 @@ Summary OuterLoop::Run(const Vector& x0) {
   }
   start_cpu_ = CpuSeconds();
   alpha_ = options_.penalty_growth;
-  deadline_ = CpuDeadline(start_cpu_ + options_.max_cpu_time);
+  deadline_ = CpuDeadline(start_cpu_ + options_.max_cpu_time, options_.max_wall_time);
   q_.set_beta(options_.penalty_init);
   if (!EvaluateStart(x0)) {
     return Finish(TerminationType::kInvalidNumberAtStart,
@@ -161,7 +162,10 @@ Summary OuterLoop::FinishEarly(InnerStatus status) {
     return Finish(TerminationType::kAcceptable,
                   "stalled within the acceptable tolerances (||c|| and stationarity)");
   }
-  return Finish(FromInner(status), std::string("inner solver stopped: ") + ToString(status));
+  const TerminationType type = status == InnerStatus::kTimeLimit && deadline_.wall_passed()
+                                   ? TerminationType::kMaxWallTime
+                                   : FromInner(status);
+  return Finish(type, std::string("inner solver stopped: ") + ToString(type));
 }
 
 bool OuterLoop::EvaluateStart(const Vector& x0) {

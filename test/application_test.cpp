@@ -1,6 +1,7 @@
 #define BOOST_TEST_MODULE application
 #include <boost/test/unit_test.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 
@@ -274,4 +275,19 @@ BOOST_AUTO_TEST_CASE(TooTightToleranceStallsInsteadOfLooping) {
   BOOST_TEST(tnlp->finalize_calls == 2);
   BOOST_TEST(std::abs(tnlp->f_final + std::sqrt(3.0)) <= 1e-6);  // the best point, near x*
   BOOST_TEST(app->Statistics()->IterationCount() < 100000);
+}
+
+BOOST_AUTO_TEST_CASE(WallTimeLimitStopsWithinAnIteration) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs6());
+  tnlp->sleep_us = 2000;  // a slow model: 2 ms per eval_f, little CPU
+  SmartPtr<IpoptApplication> app = new qpm::QpmApplication();
+  app->Options()->SetNumericValue("qpm_max_wall_time", 0.2);
+  Quiet(app, 1e-12);
+  tnlp->new_x_flags.clear();
+  const auto start = std::chrono::steady_clock::now();
+  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Maximum_CpuTime_Exceeded");
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  BOOST_TEST(tnlp->final_status == Ipopt::CPUTIME_EXCEEDED);
+  BOOST_TEST(wall >= 0.2);
+  BOOST_TEST(wall <= 0.3);  // one inner iteration is a few evaluations of 2 ms
 }

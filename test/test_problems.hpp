@@ -4,8 +4,10 @@
 #ifndef QPM_TEST_TEST_PROBLEMS_HPP_
 #define QPM_TEST_TEST_PROBLEMS_HPP_
 
+#include <chrono>
 #include <cmath>
 #include <functional>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -203,6 +205,7 @@ class DenseTnlp : public Ipopt::TNLP {
     return true;
   }
   bool eval_f(Index n, const Number* x, bool new_x, Number& f) override {
+    if (sleep_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(sleep_us));
     new_x_flags.push_back(new_x);
     f = p_.f(Eigen::Map<const Vector>(x, n)) + (nan_at_start && ++f_calls == 1 ? NAN : 0.0);
     return true;
@@ -287,6 +290,7 @@ class DenseTnlp : public Ipopt::TNLP {
   double x_lower = -1e19, x_upper = 1e19;
   bool inequality = false;
   int crossed_row = -1;       // this row gets g_l > g_u
+  int sleep_us = 0;           // eval_f sleeps this long (a slow model)
   Index bad_index = 0;        // added to structure rows (out of range when > 0)
   bool nan_at_start = false;  // first eval_f returns NaN
   int stop_after = -1;        // intermediate_callback returns false at this iter

@@ -128,6 +128,7 @@ struct Options {
   int max_outer_iter = 500;       // outer iterations k before giving up
   long max_inner_iter = 10000000; // total inner iterations over all k
   double max_cpu_time = 1e6;      // seconds of process CPU time
+  double max_wall_time = 0.0;     // seconds of wall-clock time; <= 0 means none
   // Progress that the stall monitors count: a relative decrease of Q above
   // stall_rounding, or a new lowest ||grad Q|| (inner_solver.hpp).
   double stall_rounding = 1e-14;

@@ -34,6 +34,7 @@ enum class TerminationType {
   kInfeasible,            // x_k; ||c|| stopped decreasing while beta grew (see Options)
   kMaxInnerIterations,    // the last accepted inner iterate; inner budget spent
   kMaxCpuTime,            // the last accepted inner iterate; max_cpu_time passed
+  kMaxWallTime,           // the last accepted inner iterate; max_wall_time passed
   kStalled,               // the last accepted inner iterate; line search found no step
   kUserStop,              // the last accepted inner iterate; callback returned false
   kInvalidNumberAtStart,  // x_0; the model cannot be evaluated there

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <chrono>
+#include <limits>
 #include <ctime>
 #include <thread>
 
@@ -27,11 +28,15 @@ double SteadySeconds() {
 }
 }  // namespace
 
-CpuDeadline::CpuDeadline(double deadline)
-    : deadline_(deadline), threads_(std::max(1u, std::thread::hardware_concurrency())) {}
+CpuDeadline::CpuDeadline(double deadline, double wall_seconds)
+    : deadline_(deadline),
+      threads_(std::max(1u, std::thread::hardware_concurrency())),
+      wall_deadline_(wall_seconds > 0.0 ? SteadySeconds() + wall_seconds
+                                        : std::numeric_limits<double>::infinity()) {}
 
 bool CpuDeadline::Passed() {
   const double now = SteadySeconds();
+  if (now > wall_deadline_) return wall_passed_ = true;
   if (now < next_read_) return false;
   const double remaining = deadline_ - CpuSeconds();
   next_read_ = now + std::max(remaining, 0.0) / threads_;

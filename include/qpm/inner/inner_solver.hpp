@@ -39,15 +39,20 @@ double CpuSeconds();
 // wall time, so after reading the remaining CPU time r the CPU clock need not
 // be read again before r / threads wall seconds; the steady clock in between
 // costs ~20 ns. The deadline is therefore seen within one iteration.
+// It also watches a wall-clock deadline (steady clock, read every call).
 class CpuDeadline {
  public:
-  explicit CpuDeadline(double deadline);  // absolute CpuSeconds() value
+  // Absolute CpuSeconds() value; wall seconds from now (<= 0: none).
+  explicit CpuDeadline(double deadline, double wall_seconds = 0.0);
   bool Passed();
+  bool wall_passed() const { return wall_passed_; }
 
  private:
   double deadline_;
   double threads_;
   double next_read_ = 0.0;  // steady-clock seconds
+  double wall_deadline_;    // steady-clock seconds, +inf for none
+  bool wall_passed_ = false;
 };
 
 struct InnerControl {
