@@ -78,7 +78,7 @@ double NumericOr(const OptionsList& list, const char* name, double fallback) {
 // g(x), lambda = beta c / obj_scaling and z = z / obj_scaling (so that
 // grad f + J^T lambda - z_L + z_U = P-stationarity residual / obj_scaling),
 // ip_data = ip_cq = NULL.
-void Finalize(TNLP* tnlp, const TnlpProblem& problem, const Summary& s) {
+void Finalize(TNLP* tnlp, const TnlpProblem& problem, const Summary& s, bool aborted) {
   const double scaling = problem.obj_scaling();
   const bool have_values = s.termination != TerminationType::kInvalidNumberAtStart &&
                            s.termination != TerminationType::kInvalidOptions;
@@ -86,7 +86,8 @@ void Finalize(TNLP* tnlp, const TnlpProblem& problem, const Summary& s) {
   const Vector z_l = s.z_l / scaling;
   const Vector z_u = s.z_u / scaling;
   const double obj = have_values ? s.f / scaling : std::nan("");
-  tnlp->finalize_solution(ToSolverReturn(s.termination), problem.num_variables(), s.x.data(),
+  const SolverReturn code = aborted ? INTERNAL_ERROR : ToSolverReturn(s.termination);
+  tnlp->finalize_solution(code, problem.num_variables(), s.x.data(),
                           z_l.data(), z_u.data(), problem.num_constraints(), s.g.data(),
                           lambda.data(), obj, nullptr, nullptr);
 }
@@ -163,6 +164,7 @@ const char* ExitMessage(ApplicationReturnStatus status) {
     case Invalid_Option: return "Invalid option encountered.";
     case NonIpopt_Exception_Thrown: return "Unknown Exception caught in QPM.";
     case Insufficient_Memory: return "Not enough memory.";
+    case Unrecoverable_Exception: return "Some uncaught Ipopt exception encountered.";
     default: return "Some uncaught QPM exception encountered.";
   }
 }
@@ -341,12 +343,19 @@ ApplicationReturnStatus QpmApplication::Solve(const SmartPtr<TNLP>& tnlp) {
                     "bounds; they were projected onto the bounds.\n", summary_.start_projected);
   }
   callback_counts_ = problem->counts();
-  const ApplicationReturnStatus status = ToApplicationStatus(summary_.termination);
+  ApplicationReturnStatus status = ToApplicationStatus(summary_.termination);
+  if (problem->aborted()) {  // a callback threw: report it as Ipopt does
+    const CallbackFailure& failure = problem->failure();
+    status = failure.kind == CallbackFailure::kIpoptException ? Unrecoverable_Exception
+                                                               : NonIpopt_Exception_Thrown;
+    summary_.message = "exception in " + failure.message;
+    Jnlst()->Printf(J_ERROR, J_MAIN, "Exception thrown in %s\n", failure.message.c_str());
+  }
   if (summary_.termination == TerminationType::kInvalidNumberAtStart) {
     Jnlst()->Printf(J_ERROR, J_MAIN, "The model returned an error or a non-finite value at "
                                      "the starting point.\n");
   }
-  Finalize(GetRawPtr(tnlp), *problem, summary_);
+  Finalize(GetRawPtr(tnlp), *problem, summary_, problem->aborted());
   const double wall_time = SecondsSince(wall_start);
   statistics_ = MakeStatistics(MakeFigures(summary_, callback_counts_, scaling, wall_time));
   PrintFooter(*Jnlst(), summary_, callback_counts_, scaling, wall_time, status);

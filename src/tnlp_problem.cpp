@@ -1,8 +1,11 @@
 #include "qpm/tnlp_problem.hpp"
 
+#include <IpException.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <limits>
 
 
@@ -197,6 +200,24 @@ bool TnlpProblem::ReadHessianStructure(std::string* error) {
   return true;
 }
 
+// Runs a model callback; an exception ends the solve: it is recorded (kind
+// and message, for the application's return code and log), the call counts
+// as failed, and no further callback is made (the solver then stops at its
+// last accepted point, which finalize_solution receives).
+template <class Callback>
+bool TnlpProblem::Guard(const char* name, Callback&& callback) {
+  try {
+    return callback();
+  } catch (const Ipopt::IpoptException& e) {
+    failure_ = {CallbackFailure::kIpoptException, std::string(name) + ": " + e.Message()};
+  } catch (const std::exception& e) {
+    failure_ = {CallbackFailure::kOtherException, std::string(name) + ": " + e.what()};
+  } catch (...) {
+    failure_ = {CallbackFailure::kOtherException, std::string(name) + ": unknown exception"};
+  }
+  return false;
+}
+
 bool TnlpProblem::NewX(const ConstVectorRef& x) {
   if (have_last_x_ && x == last_x_) return false;
   last_x_ = x;
@@ -205,39 +226,47 @@ bool TnlpProblem::NewX(const ConstVectorRef& x) {
 }
 
 bool TnlpProblem::EvalObjective(const ConstVectorRef& x, double* f) {
+  if (aborted()) return false;
   ++counts_.eval_f;
   ScopedTimer timer(&counts_.wall_time);
   const bool new_x = NewX(x);
-  if (!tnlp_->eval_f(n_, x.data(), new_x, *f)) return false;
+  if (!Guard("eval_f", [&] { return tnlp_->eval_f(n_, x.data(), new_x, *f); })) return false;
   *f *= options_.obj_scaling;
   return true;
 }
 
 bool TnlpProblem::EvalConstraints(const ConstVectorRef& x, VectorRef g) {
+  if (aborted()) return false;
   ++counts_.eval_g;
   ScopedTimer timer(&counts_.wall_time);
   const bool new_x = NewX(x);
   if (m_ == 0) return true;
-  return tnlp_->eval_g(n_, x.data(), new_x, m_, g.data());
+  return Guard("eval_g", [&] { return tnlp_->eval_g(n_, x.data(), new_x, m_, g.data()); });
 }
 
 bool TnlpProblem::EvalGradient(const ConstVectorRef& x, VectorRef grad_f) {
+  if (aborted()) return false;
   ++counts_.eval_grad_f;
   ScopedTimer timer(&counts_.wall_time);
   const bool new_x = NewX(x);
-  if (!tnlp_->eval_grad_f(n_, x.data(), new_x, grad_f.data())) return false;
+  if (!Guard("eval_grad_f", [&] { return tnlp_->eval_grad_f(n_, x.data(), new_x, grad_f.data()); })) {
+    return false;
+  }
   grad_f *= options_.obj_scaling;
   return true;
 }
 
 bool TnlpProblem::EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) {
+  if (aborted()) return false;
   ++counts_.eval_jac_g;
   ScopedTimer timer(&counts_.wall_time);
   const bool new_x = NewX(x);
   if (m_ == 0) return true;
   const bool direct = jac_slot_.empty();
   double* values = direct ? jacobian->valuePtr() : jac_values_.data();
-  if (!tnlp_->eval_jac_g(n_, x.data(), new_x, m_, nnz_jac_, nullptr, nullptr, values)) {
+  if (!Guard("eval_jac_g", [&] {
+        return tnlp_->eval_jac_g(n_, x.data(), new_x, m_, nnz_jac_, nullptr, nullptr, values);
+      })) {
     return false;
   }
   if (!direct) ScatterValues(jac_values_, jac_slot_, jacobian);
@@ -246,15 +275,17 @@ bool TnlpProblem::EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) 
 
 bool TnlpProblem::EvalHessian(const ConstVectorRef& x, double sigma,
                               const ConstVectorRef& lambda, SparseMatrix* hessian) {
-  if (!has_hessian_) return false;
+  if (!has_hessian_ || aborted()) return false;
   ++counts_.eval_h;
   ScopedTimer timer(&counts_.wall_time);
   const bool new_x = NewX(x);
   lambda_buffer_ = lambda;
   const bool direct = hess_slot_.empty();
   double* values = direct ? hessian->valuePtr() : hess_values_.data();
-  if (!tnlp_->eval_h(n_, x.data(), new_x, sigma * options_.obj_scaling, m_,
-                     lambda_buffer_.data(), true, nnz_h_, nullptr, nullptr, values)) {
+  if (!Guard("eval_h", [&] {
+        return tnlp_->eval_h(n_, x.data(), new_x, sigma * options_.obj_scaling, m_,
+                             lambda_buffer_.data(), true, nnz_h_, nullptr, nullptr, values);
+      })) {
     return false;
   }
   if (!direct) ScatterValues(hess_values_, hess_slot_, hessian);

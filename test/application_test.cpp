@@ -291,3 +291,19 @@ BOOST_AUTO_TEST_CASE(WallTimeLimitStopsWithinAnIteration) {
   BOOST_TEST(wall >= 0.2);
   BOOST_TEST(wall <= 0.3);  // one inner iteration is a few evaluations of 2 ms
 }
+
+BOOST_AUTO_TEST_CASE(ExceptionInACallbackIsReportedAndTheBestPointFinalizedOnce) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs7());
+  tnlp->throw_at_eval_f = 20;
+  SmartPtr<IpoptApplication> app = Quiet(new qpm::QpmApplication());
+  std::string log;
+  ApplicationReturnStatus status = Ipopt::Internal_Error;
+  app->Options()->SetIntegerValue("print_level", 1);  // errors only
+  log = CaptureStdout([&] { status = app->OptimizeTNLP(GetRawPtr(tnlp)); });
+  BOOST_TEST(Name(status) == "NonIpopt_Exception_Thrown");
+  BOOST_TEST(log.find("eval_f: model broke at call 20") != std::string::npos);
+  BOOST_TEST(tnlp->finalize_calls == 1);
+  BOOST_TEST(tnlp->final_status == Ipopt::INTERNAL_ERROR);
+  BOOST_TEST(tnlp->x_final.allFinite());
+  BOOST_TEST(tnlp->eval_f_calls == 20);  // no callback after the exception
+}

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <stdexcept>
 #include <thread>
 #include <string>
 #include <vector>
@@ -206,6 +207,9 @@ class DenseTnlp : public Ipopt::TNLP {
   }
   bool eval_f(Index n, const Number* x, bool new_x, Number& f) override {
     if (sleep_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(sleep_us));
+    if (throw_at_eval_f > 0 && ++eval_f_calls == throw_at_eval_f) {
+      throw std::runtime_error("model broke at call " + std::to_string(eval_f_calls));
+    }
     new_x_flags.push_back(new_x);
     f = p_.f(Eigen::Map<const Vector>(x, n)) + (nan_at_start && ++f_calls == 1 ? NAN : 0.0);
     return true;
@@ -291,6 +295,8 @@ class DenseTnlp : public Ipopt::TNLP {
   bool inequality = false;
   int crossed_row = -1;       // this row gets g_l > g_u
   int sleep_us = 0;           // eval_f sleeps this long (a slow model)
+  int throw_at_eval_f = 0;    // eval_f throws std::runtime_error at this call
+  int eval_f_calls = 0;
   Index bad_index = 0;        // added to structure rows (out of range when > 0)
   bool nan_at_start = false;  // first eval_f returns NaN
   int stop_after = -1;        // intermediate_callback returns false at this iter

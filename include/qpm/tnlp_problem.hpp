@@ -37,6 +37,13 @@ struct CallbackCounts {
   double wall_time = 0.0;  // wall seconds spent inside the callbacks
 };
 
+// An exception thrown by a model callback during the solve.
+struct CallbackFailure {
+  enum Kind { kNone, kIpoptException, kOtherException };
+  Kind kind = kNone;
+  std::string message;  // "eval_f: <what()>"
+};
+
 class TnlpProblem : public Problem {
  public:
   // Queries sizes, bounds, structures and x0. Returns null when the model is
@@ -62,6 +69,9 @@ class TnlpProblem : public Problem {
   int num_equalities() const { return static_cast<int>((g_l_.array() == g_u_.array()).count()); }
   double obj_scaling() const { return options_.obj_scaling; }
   const CallbackCounts& counts() const { return counts_; }
+  // Set when a callback threw; from then on no callback is made.
+  const CallbackFailure& failure() const { return failure_; }
+  bool aborted() const { return failure_.kind != CallbackFailure::kNone; }
   Ipopt::TNLP::IndexStyleEnum index_style() const { return index_style_; }
 
  private:
@@ -72,6 +82,8 @@ class TnlpProblem : public Problem {
   bool ReadJacobianStructure(std::string* error);
   bool ReadHessianStructure(std::string* error);
   bool NewX(const ConstVectorRef& x);
+  template <class Callback>
+  bool Guard(const char* name, Callback&& callback);
 
   Ipopt::SmartPtr<Ipopt::TNLP> tnlp_;
   TnlpOptions options_;
@@ -93,6 +105,7 @@ class TnlpProblem : public Problem {
   Vector last_x_;
   bool have_last_x_ = false;
   CallbackCounts counts_;
+  CallbackFailure failure_;
 };
 
 }  // namespace qpm
