@@ -38,10 +38,8 @@ void PrintHeader(Ipopt::Journalist& jnlst, const TnlpProblem& problem, const Opt
                problem.num_equalities());
   jnlst.Printf(J_SUMMARY, J_MAIN, "Number of inequality constraints (slacks)......: %8d\n",
                problem.num_constraints() - problem.num_equalities());
-  SparseMatrix jac;
-  problem.InitJacobian(&jac);
   jnlst.Printf(J_SUMMARY, J_MAIN, "Number of nonzeros in constraint Jacobian......: %8ld\n",
-               static_cast<long>(jac.nonZeros()));
+               problem.jacobian_nonzeros());
   jnlst.Printf(J_SUMMARY, J_MAIN,
                "Inner solver: %s; beta0 = %g, alpha = %g, eps0 = %g, eps1 = %g, tau_cap = %s\n\n",
                ToString(o.inner_solver), o.penalty_init, o.penalty_growth, o.feasibility_tol,

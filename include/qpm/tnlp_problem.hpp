@@ -66,6 +66,7 @@ class TnlpProblem : public Problem {
                    SparseMatrix* hessian) override;
 
   const Vector& starting_point() const { return x0_; }
+  long jacobian_nonzeros() const { return static_cast<long>(jac_pattern_.nonZeros()); }
   int num_equalities() const { return static_cast<int>((g_l_.array() == g_u_.array()).count()); }
   double obj_scaling() const { return options_.obj_scaling; }
   const CallbackCounts& counts() const { return counts_; }
