@@ -2,11 +2,14 @@
 // QPM-TR and QPM-GD (and L-BFGS) on the same TNLP and prints a Markdown table:
 // status, f (and |f - f*|), TNLP value calls, time. Measured, not timed tests.
 //
-//   model_library_table [--gd-tol T] [--tol T] [--gd-max-iter N]
+//   model_library_table [--gd-tol T] [--tol T] [--gd-max-iter N] [--only hsNNN]
+//                       [--gd-set option=value ...]
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <IpIpoptApplication.hpp>
 #include <qpm/qpm.hpp>
@@ -21,7 +24,11 @@ struct Settings {
   double tol = 1e-6;
   double gd_tol = 1e-4;
   int gd_max_iter = 2000000;
+  std::string only;                                       // run one model
+  std::vector<std::pair<std::string, std::string>> gd_set;  // extra GD options
 };
+
+Settings* g_settings = nullptr;
 
 qpm::SolverRun Solve(const qpm_test::Model& model, const std::string& solver, double tol,
                      int max_iter, const char* trial_step = "growth") {
@@ -37,7 +44,14 @@ qpm::SolverRun Solve(const qpm_test::Model& model, const std::string& solver, do
     o.SetIntegerValue("print_level", 0);
     o.SetStringValue("sb", "yes");
     if (solver != "Ipopt") o.SetStringValue("qpm_inner_solver", solver);
-    if (solver == "gradient-descent") o.SetStringValue("qpm_gd_trial_step", trial_step);
+    if (solver == "gradient-descent") {
+      o.SetStringValue("qpm_gd_trial_step", trial_step);
+      for (const auto& [name, value] : g_settings->gd_set) {
+        // The option's registered type decides which setter accepts it.
+        if (!o.SetStringValue(name, value) && !o.SetIntegerValue(name, std::atoi(value.c_str())))
+          o.SetNumericValue(name, std::atof(value.c_str()));
+      }
+    }
     if (max_iter > 0) o.SetIntegerValue("max_iter", max_iter);
   });
 }
@@ -63,7 +77,14 @@ int main(int argc, char** argv) {
     if (arg == "--tol") s.tol = std::atof(argv[i + 1]);
     if (arg == "--gd-tol") s.gd_tol = std::atof(argv[i + 1]);
     if (arg == "--gd-max-iter") s.gd_max_iter = std::atoi(argv[i + 1]);
+    if (arg == "--only") s.only = argv[i + 1];
+    if (arg == "--gd-set") {  // name=value, passed to both QPM-GD columns
+      const std::string kv = argv[i + 1];
+      const auto eq = kv.find('=');
+      s.gd_set.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    }
   }
+  g_settings = &s;
   std::printf("Cells: status, f (|f - f*|), TNLP value calls (f+g+grad+jac+h), wall time.\n"
               "tol %g for Ipopt, QPM-TR and L-BFGS; tol %g and max_iter %d for both QPM-GD columns\n"
               "(BB: Barzilai-Borwein first trial step; plain: the paper's growth rule).\n\n",
@@ -74,6 +95,7 @@ int main(int argc, char** argv) {
   int solved[kRuns] = {0, 0, 0, 0, 0};
   int count = 0;
   for (const qpm_test::Model& m : qpm_test::AllModels()) {
+    if (!s.only.empty() && m.name != s.only) continue;
     const qpm::SolverRun runs[kRuns] = {
         Solve(m, "Ipopt", s.tol, 0), Solve(m, "trust-region", s.tol, 0),
         Solve(m, "gradient-descent", s.gd_tol, s.gd_max_iter, "barzilai-borwein"),

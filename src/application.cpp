@@ -275,6 +275,42 @@ bool QpmApplication::ReadOptions(qpm::Options* o, TnlpOptions* t, std::string* e
   return o->IsValid(error);
 }
 
+DerivativeTestOptions QpmApplication::ReadDerivativeTestOptions() const {
+  const OptionsList& list = *Options();
+  DerivativeTestOptions d;
+  std::string level, print_all;
+  list.GetStringValue("derivative_test", level, "");
+  d.level = level == "first-order"         ? DerivativeTestOptions::Level::kFirstOrder
+            : level == "second-order"      ? DerivativeTestOptions::Level::kSecondOrder
+            : level == "only-second-order" ? DerivativeTestOptions::Level::kOnlySecondOrder
+                                           : DerivativeTestOptions::Level::kNone;
+  list.GetNumericValue("derivative_test_tol", d.tol, "");
+  list.GetNumericValue("derivative_test_perturbation", d.perturbation, "");
+  list.GetNumericValue("point_perturbation_radius", d.point_perturbation_radius, "");
+  list.GetStringValue("derivative_test_print_all", print_all, "");
+  d.print_all = print_all == "yes";
+  Index first = -2;
+  list.GetIntegerValue("derivative_test_first_index", first, "");
+  d.first_index = first;
+  return d;
+}
+
+// Ipopt's derivative checker, before the solve. A callback failing inside
+// it ends the check (reported) but not the solve, whose own handling of
+// evaluation errors then applies; Ipopt aborts with an exception instead.
+void QpmApplication::RunDerivativeTest(TNLP& tnlp) {
+  const DerivativeTestOptions d = ReadDerivativeTestOptions();
+  if (d.level == DerivativeTestOptions::Level::kNone) return;
+  const DerivativeTestResult r = CheckDerivatives(tnlp, d);
+  for (const std::string& line : r.lines) {
+    const bool mismatch = !line.empty() && line[0] == '*';
+    Jnlst()->Printf(mismatch ? J_WARNING : J_SUMMARY, J_NLP, "%s\n", line.c_str());
+    if (line.rfind("Starting", 0) == 0) Jnlst()->Printf(J_SUMMARY, J_NLP, "\n");
+  }
+  if (!r.evaluated) Jnlst()->Printf(J_WARNING, J_NLP, "%s; the check stopped there.\n", r.failure.c_str());
+  Jnlst()->Printf(J_SUMMARY, J_NLP, "\n");
+}
+
 void QpmApplication::ApplyPrintLevel() {
   Index level = 5;
   Options()->GetIntegerValue("print_level", level, "");
@@ -324,6 +360,7 @@ ApplicationReturnStatus QpmApplication::Solve(const SmartPtr<TNLP>& tnlp) {
                     error.c_str(), ExitMessage(Invalid_Problem_Definition));
     return Invalid_Problem_Definition;
   }
+  RunDerivativeTest(*tnlp);
   PrintHeader(*Jnlst(), *problem, options);
 
   const double scaling = tnlp_options.obj_scaling;

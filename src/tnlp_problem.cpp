@@ -78,6 +78,42 @@ bool CheckIndices(const char* what, Index offset, int rows, int cols,
   return true;
 }
 
+// Structure arrays get a guard zone past the declared count and every slot
+// holds a sentinel no valid index can take: after the call, a sentinel left
+// inside the count or overwritten in the guard shows that the nonzero count
+// of get_nlp_info disagrees with what the structure call wrote.
+constexpr Index kUnset = std::numeric_limits<Index>::min();
+
+size_t GuardSize(int nnz) { return static_cast<size_t>(std::max(16, nnz)); }
+
+void PrepareStructure(int nnz, std::vector<Index>* row, std::vector<Index>* col) {
+  row->assign(nnz + GuardSize(nnz), kUnset);
+  col->assign(nnz + GuardSize(nnz), kUnset);
+}
+
+bool CheckStructureCount(const char* call, const char* count_name, int nnz,
+                         std::vector<Index>* row, std::vector<Index>* col, std::string* error) {
+  long filled = 0;
+  while (filled < nnz && (*row)[filled] != kUnset && (*col)[filled] != kUnset) ++filled;
+  long beyond = 0;
+  for (size_t k = nnz; k < row->size(); ++k) beyond += (*row)[k] != kUnset || (*col)[k] != kUnset;
+  if (filled < nnz) {
+    *error = std::string(call) + Format(" structure: entry %ld of the %g declared by get_nlp_info (",
+                                        filled, nnz) +
+             count_name + ") was not filled: the nonzero count is larger than the structure";
+    return false;
+  }
+  if (beyond > 0) {
+    *error = std::string(call) + Format(" structure: %ld entries written past the %g declared by "
+                                        "get_nlp_info (", beyond, nnz) +
+             count_name + "): the nonzero count is smaller than the structure";
+    return false;
+  }
+  row->resize(nnz);
+  col->resize(nnz);
+  return true;
+}
+
 // Adds the wall time of its scope to a counter (callback time in the log).
 // The steady clock costs ~20 ns; the CPU clock (a system call) would cost
 // more than many models' callbacks.
@@ -161,11 +197,13 @@ void TnlpProblem::GetBounds(VectorRef x_l, VectorRef x_u, VectorRef g_l, VectorR
 }
 
 bool TnlpProblem::ReadJacobianStructure(std::string* error) {
-  std::vector<Index> row(nnz_jac_), col(nnz_jac_);
+  std::vector<Index> row, col;
+  PrepareStructure(nnz_jac_, &row, &col);
   if (!tnlp_->eval_jac_g(n_, nullptr, false, m_, nnz_jac_, row.data(), col.data(), nullptr)) {
     *error = "eval_jac_g (structure) returned false";
     return false;
   }
+  if (!CheckStructureCount("eval_jac_g", "nnz_jac_g", nnz_jac_, &row, &col, error)) return false;
   const Index offset = index_style_ == Ipopt::TNLP::FORTRAN_STYLE ? 1 : 0;
   if (!CheckIndices("eval_jac_g", offset, m_, n_, &row, &col, error)) return false;
   BuildPattern(m_, n_, row, col, &jac_pattern_, &jac_slot_);
@@ -178,12 +216,14 @@ bool TnlpProblem::ReadJacobianStructure(std::string* error) {
 }
 
 bool TnlpProblem::ReadHessianStructure(std::string* error) {
-  std::vector<Index> row(nnz_h_), col(nnz_h_);
+  std::vector<Index> row, col;
+  PrepareStructure(nnz_h_, &row, &col);
   if (!tnlp_->eval_h(n_, nullptr, false, 1.0, m_, nullptr, false, nnz_h_, row.data(),
                      col.data(), nullptr)) {
     has_hessian_ = false;  // the model offers no Hessian; not an error here
     return true;
   }
+  if (!CheckStructureCount("eval_h", "nnz_h_lag", nnz_h_, &row, &col, error)) return false;
   const Index offset = index_style_ == Ipopt::TNLP::FORTRAN_STYLE ? 1 : 0;
   if (!CheckIndices("eval_h", offset, n_, n_, &row, &col, error)) return false;
   // Either triangle is allowed: store every entry in the lower one.

@@ -190,8 +190,8 @@ class DenseTnlp : public Ipopt::TNLP {
       : p_(std::move(p)), style_(style), split_(split) {}
 
   bool get_nlp_info(Index& n, Index& m, Index& nnz_jac, Index& nnz_h, IndexStyleEnum& style) override {
-    n = p_.n, m = p_.m, nnz_jac = p_.n * p_.m * (split_ ? 2 : 1);
-    nnz_h = p_.n * (p_.n + 1) / 2 * (split_ ? 2 : 1);
+    n = p_.n, m = p_.m, nnz_jac = p_.n * p_.m * (split_ ? 2 : 1) + nnz_jac_offset;
+    nnz_h = p_.n * (p_.n + 1) / 2 * (split_ ? 2 : 1) + nnz_h_offset;
     style = style_;
     return true;
   }
@@ -217,6 +217,7 @@ class DenseTnlp : public Ipopt::TNLP {
   bool eval_grad_f(Index n, const Number* x, bool new_x, Number* grad) override {
     new_x_flags.push_back(new_x);
     Eigen::Map<Vector>(grad, n) = p_.grad(Eigen::Map<const Vector>(x, n));
+    grad[n - 1] += grad_error;
     return true;
   }
   bool eval_g(Index n, const Number* x, bool new_x, Index m, Number* g) override {
@@ -234,6 +235,7 @@ class DenseTnlp : public Ipopt::TNLP {
     for (Index r = 0, k = 0; r < m; ++r)
       for (Index c = 0; c < n; ++c)
         for (int s = 0; s < copies; ++s, ++k) values[k] = d(r, c) / copies;
+    values[0] += jac_error;
     return true;
   }
   bool JacobianStructure(Index n, Index m, Index* row, Index* col) const {
@@ -260,7 +262,7 @@ class DenseTnlp : public Ipopt::TNLP {
       for (Index c = 0; c <= r; ++c)
         for (int s = 0; s < copies; ++s, ++k) {
           if (values) {
-            values[k] = d(r, c) / copies;
+            values[k] = d(r, c) / copies + (k == 0 ? hess_error : 0.0);
           } else {
             row[k] = (upper_hessian ? c : r) + offset;
             col[k] = (upper_hessian ? r : c) + offset;
@@ -301,6 +303,11 @@ class DenseTnlp : public Ipopt::TNLP {
   bool nan_at_start = false;  // first eval_f returns NaN
   int stop_after = -1;        // intermediate_callback returns false at this iter
   bool upper_hessian = false; // give the Hessian's upper triangle
+  Index nnz_jac_offset = 0;   // added to nnz_jac_g in get_nlp_info (a wrong count)
+  Index nnz_h_offset = 0;     // added to nnz_h_lag in get_nlp_info
+  double grad_error = 0.0;    // added to the last gradient entry (a derivative bug)
+  double jac_error = 0.0;     // added to the first Jacobian value
+  double hess_error = 0.0;    // added to the first Hessian value
 
   // What the solver did.
   std::vector<bool> new_x_flags;

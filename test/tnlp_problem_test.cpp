@@ -142,6 +142,24 @@ BOOST_AUTO_TEST_CASE(RefusesOutOfRangeStructureIndices) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(RefusesNonzeroCountsThatDisagreeWithTheStructure) {
+  struct Case { Ipopt::Index jac, hess; const char* call; const char* says; };
+  for (const Case& c : {Case{2, 0, "eval_jac_g", "larger"}, Case{-1, 0, "eval_jac_g", "smaller"},
+                        Case{0, 3, "eval_h", "larger"}, Case{0, -2, "eval_h", "smaller"}}) {
+    SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs7());
+    tnlp->nnz_jac_offset = c.jac;
+    tnlp->nnz_h_offset = c.hess;
+    qpm::TnlpOptions options;
+    options.need_hessian = true;
+    std::string error;
+    BOOST_TEST_CONTEXT("offsets " << c.jac << ", " << c.hess) {
+      BOOST_TEST(!qpm::TnlpProblem::Create(SmartPtr<TNLP>(GetRawPtr(tnlp)), options, &error));
+      BOOST_TEST(error.find(std::string(c.call) + " structure") == 0u, error);
+      BOOST_TEST(error.find(c.says) != std::string::npos, error);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(ReadsTheHessianFromEitherTriangleAndSumsRepeats) {
   const TestProblem p = Hs7();
   const Vector lambda = Vector::Constant(1, 0.7);

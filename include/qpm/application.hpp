@@ -18,6 +18,7 @@
 #include <IpSolveStatistics.hpp>
 #include <IpTNLP.hpp>
 
+#include "qpm/derivative_checker.hpp"
 #include "qpm/options.hpp"
 #include "qpm/solver.hpp"
 #include "qpm/tnlp_problem.hpp"
@@ -56,11 +57,14 @@ class QpmApplication : public Ipopt::IpoptApplication {
   // Maps the options list onto the typed structs; false with `error` when the
   // resulting options are invalid.
   bool ReadOptions(qpm::Options* options, TnlpOptions* tnlp_options, std::string* error) const;
+  // Ipopt's derivative_test* options.
+  DerivativeTestOptions ReadDerivativeTestOptions() const;
 
  private:
   Ipopt::ApplicationReturnStatus Refuse(const char* what);
   Ipopt::ApplicationReturnStatus Solve(const Ipopt::SmartPtr<Ipopt::TNLP>& tnlp);
   void ApplyPrintLevel();
+  void RunDerivativeTest(Ipopt::TNLP& tnlp);
 
   Summary summary_;
   CallbackCounts callback_counts_;

@@ -4,6 +4,7 @@
 
 #include "qpm/application.hpp"
 #include "qpm/compare.hpp"
+#include "qpm/derivative_checker.hpp"
 #include "qpm/options.hpp"
 #include "qpm/problem.hpp"
 #include "qpm/solver.hpp"
