@@ -127,6 +127,7 @@ ApplicationReturnStatus ToApplicationStatus(TerminationType type) {
     case TerminationType::kMaxWallTime: return Maximum_CpuTime_Exceeded;
     case TerminationType::kStalled: return Search_Direction_Becomes_Too_Small;
     case TerminationType::kUserStop: return User_Requested_Stop;
+    case TerminationType::kEvaluationError: return Invalid_Number_Detected;
     case TerminationType::kInvalidNumberAtStart: return Invalid_Number_Detected;
     case TerminationType::kInvalidOptions: return Invalid_Option;
   }
@@ -144,6 +145,7 @@ SolverReturn ToSolverReturn(TerminationType type) {
     case TerminationType::kMaxWallTime: return CPUTIME_EXCEEDED;
     case TerminationType::kStalled: return STOP_AT_TINY_STEP;
     case TerminationType::kUserStop: return USER_REQUESTED_STOP;
+    case TerminationType::kEvaluationError: return INVALID_NUMBER_DETECTED;
     case TerminationType::kInvalidNumberAtStart: return INVALID_NUMBER_DETECTED;
     case TerminationType::kInvalidOptions: return INVALID_OPTION;
   }

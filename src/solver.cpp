@@ -23,6 +23,7 @@ const char* ToString(TerminationType type) {
     case TerminationType::kMaxWallTime: return "maximum wall time";
     case TerminationType::kStalled: return "stalled";
     case TerminationType::kUserStop: return "user stop";
+    case TerminationType::kEvaluationError: return "evaluation error";
     case TerminationType::kInvalidNumberAtStart: return "invalid number at start";
     case TerminationType::kInvalidOptions: return "invalid options";
   }
@@ -60,6 +61,7 @@ TerminationType FromInner(InnerStatus status) {
     case InnerStatus::kTimeLimit: return TerminationType::kMaxCpuTime;
     case InnerStatus::kStalled: return TerminationType::kStalled;
     case InnerStatus::kUserStop: return TerminationType::kUserStop;
+    case InnerStatus::kEvaluationError: return TerminationType::kEvaluationError;
   }
   return TerminationType::kStalled;
 }

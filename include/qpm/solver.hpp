@@ -38,6 +38,7 @@ enum class TerminationType {
   kStalled,               // the last accepted inner iterate; line search found no step
   kUserStop,              // the last accepted inner iterate; callback returned false
   kInvalidNumberAtStart,  // x_0; the model cannot be evaluated there
+  kEvaluationError,       // the last accepted point; W could not be evaluated there
   kInvalidOptions,        // x_0 unchanged; Options::IsValid failed
 };
 

@@ -18,6 +18,7 @@ const char* ToString(InnerStatus status) {
     case InnerStatus::kTimeLimit: return "time limit";
     case InnerStatus::kStalled: return "stalled";
     case InnerStatus::kUserStop: return "user stop";
+    case InnerStatus::kEvaluationError: return "evaluation error";
   }
   return "unknown";
 }

@@ -22,22 +22,33 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
   apply_preconditioner_ = [this](const Vector& r, Vector* z) { preconditioner_.Apply(r, z); };
 }
 
+// W is evaluated at a trial point before it is accepted: when the model
+// cannot give it there, the trial is rejected and the radius shrunk, as
+// Ipopt cuts back its step on an evaluation error. W at the subproblem's
+// first point (it depends on beta) failing ends the subproblem.
 InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
   InnerSummary summary;
   StallMonitor monitor(options_.stall_window, control.stall_rounding, *x, q_->beta());
-  bool hessian_current = false;  // W depends on x and on beta
+  bool hessian_current = false;  // W at x for this beta
+  bool preconditioner_current = false;
   int rejected = 0;
   while (!CheckStop(control, *x, &summary)) {
     if (!hessian_current) {
-      if (!q_->EvaluateHessian(*x) || !preconditioner_.Update(*x)) {
-        summary.status = InnerStatus::kStalled;  // no model without W
+      if (!q_->EvaluateHessian(*x)) {
+        summary.status = InnerStatus::kEvaluationError;  // no model without W
         return summary;
       }
-      at_ = x;
-      hessian_current = true;
+      hessian_current = true, preconditioner_current = false;
     }
+    if (!preconditioner_current && !preconditioner_.Update(*x)) {
+      summary.status = InnerStatus::kStalled;
+      return summary;
+    }
+    at_ = x;
+    preconditioner_current = true;
     StepInfo step;
-    if (!TryStep(*x, &step)) {
+    const bool accepted = TryStep(*x, &step) && HessianAtTrial(control, &hessian_current);
+    if (!accepted) {
       ++rejected;
       if (radius_ < options_.min_radius) {
         summary.status = InnerStatus::kStalled;
@@ -48,10 +59,23 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
     step.backtracks = rejected;
     rejected = 0;
     SwapIterates(x, &trial_);
-    hessian_current = false;
+    preconditioner_current = false;
     if (ReportStep(control, *x, step, &monitor, &summary)) return summary;
   }
   return summary;
+}
+
+// W at the trial point about to be accepted, unless (2.4) holds there and
+// the subproblem ends with it (W would then be wasted: beta changes). On
+// failure the radius shrinks and W at x must be evaluated again (the stored
+// one was overwritten).
+bool TrustRegion::HessianAtTrial(const InnerControl& control, bool* hessian_current) {
+  *hessian_current = true;
+  if (trial_.grad_q_norm <= control.tolerance(trial_.c_norm())) return !(*hessian_current = false);
+  if (q_->EvaluateHessian(trial_)) return true;
+  radius_ = options_.shrink_factor * std::min(radius_, step_.norm());
+  *hessian_current = false;
+  return false;
 }
 
 bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {

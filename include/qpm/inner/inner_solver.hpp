@@ -19,6 +19,7 @@ enum class InnerStatus {
   kTimeLimit,       // the last accepted point; the CPU deadline passed
   kStalled,         // the last accepted point; no acceptable step was found
   kUserStop,        // the last accepted point; the iteration callback said stop
+  kEvaluationError, // the last accepted point; the model failed where it must not
 };
 
 const char* ToString(InnerStatus status);

@@ -35,6 +35,7 @@ class TrustRegion : public InnerSolver {
   // was accepted (trial_ then holds the new point with derivatives).
   bool TryStep(const Iterate& x, StepInfo* step);
   void UpdateRadius(double rho, double step_norm);
+  bool HessianAtTrial(const InnerControl& control, bool* hessian_current);
   CgResult BoundedStep(const Iterate& x, double tol, int max_iter,
                        const HessianOperator* preconditioner);
   double Ratio(const Iterate& x, double predicted);
