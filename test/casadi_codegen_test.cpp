@@ -405,3 +405,35 @@ BOOST_AUTO_TEST_CASE(InconsistentSizesFailAtConstruction) {
   BOOST_TEST(Contains(what, "nlp_jac_g"));
   BOOST_TEST(Contains(what, "is 3x3, expected 2x3"));
 }
+
+#ifdef QPM_CASADI_GENERATED_MODEL
+// generated_model.so is CasADi 3.7's own generate_dependencies output for the
+// model of sparse_model.c (test/casadi/generate_nlp.cpp, run at build time):
+// the same patterns, the same values, the same solution.
+BOOST_AUTO_TEST_CASE(LoadsRealCasadiGeneratedCodeLikeTheHandWrittenModel) {
+  CasadiCodegenTnlp real(Model("generated_model"), SparseInputs({0.5, -1.0}));
+  CasadiCodegenTnlp hand(Model("sparse_model"), SparseInputs({0.5, -1.0}));
+  BOOST_TEST(real.nx() == 3);
+  BOOST_TEST(real.ng() == 2);
+  BOOST_TEST(real.np() == 2);
+  BOOST_TEST(real.JacobianSparsity().row == hand.JacobianSparsity().row,
+             boost::test_tools::per_element());
+  BOOST_TEST(real.JacobianSparsity().colind == hand.JacobianSparsity().colind,
+             boost::test_tools::per_element());
+  BOOST_TEST(real.HessianSparsity().row == hand.HessianSparsity().row,
+             boost::test_tools::per_element());
+  BOOST_TEST(real.HessianSparsity().colind == hand.HessianSparsity().colind,
+             boost::test_tools::per_element());
+  const std::vector<double> x = {0.7, -1.3, 0.4}, lambda = {3.0, 4.0};
+  CheckClose(DenseHessian(real, x, 0.5, lambda), DenseHessian(hand, x, 0.5, lambda), 1e-14);
+  CheckClose(LagrangianGradient(real, x, 0.5, lambda), LagrangianGradient(hand, x, 0.5, lambda),
+             1e-14);
+  CheckDerivativesByFiniteDifferences(real, x);
+
+  SmartPtr<CasadiCodegenTnlp> t =
+      new CasadiCodegenTnlp(Model("generated_model"), SparseInputs({2.0, 2.0}));
+  BOOST_TEST(Solve(QpmApp(), GetRawPtr(t)) == "Solve_Succeeded");
+  CheckClose(t->Result().x, {0.5, 0.5, 0.25}, 1e-5);
+  BOOST_TEST(std::abs(t->Result().f - 4.5625) <= 1e-5);
+}
+#endif
