@@ -118,9 +118,11 @@ class CasadiFunction {
   }
 
   // CasADi lets F use arg/res beyond n_in/n_out as scratch: size by F_work.
+  // Like CasADi's external(), a missing F_work means no work arrays.
   void AllocateWork(const SharedLibrary& lib) {
     CasadiInt sz_arg = n_in(), sz_res = n_out(), sz_iw = 0, sz_w = 0;
-    if (lib.Require<WorkFn>(name_ + "_work")(&sz_arg, &sz_res, &sz_iw, &sz_w) != 0) {
+    const auto work = reinterpret_cast<WorkFn>(lib.Find(name_ + "_work"));
+    if (work != nullptr && work(&sz_arg, &sz_res, &sz_iw, &sz_w) != 0) {
       throw std::runtime_error(kWho + name_ + "_work failed");
     }
     arg_.assign(std::max<CasadiInt>(sz_arg, n_in()), nullptr);
@@ -129,8 +131,11 @@ class CasadiFunction {
     w_.assign(sz_w, 0.0);
   }
 
-  // The optional symbols, tolerated when absent as CasADi's external() does.
+  // The optional symbols, tolerated when absent as CasADi's external() does
+  // (which also requires them in pairs).
   void AcquireMemory(const SharedLibrary& lib) {
+    RequirePair(lib, "_incref", "_decref");
+    RequirePair(lib, "_checkout", "_release");
     if (auto incref = reinterpret_cast<RefFn>(lib.Find(name_ + "_incref"))) incref();
     decref_ = reinterpret_cast<RefFn>(lib.Find(name_ + "_decref"));
     if (auto checkout = reinterpret_cast<CheckoutFn>(lib.Find(name_ + "_checkout"))) {
@@ -140,6 +145,13 @@ class CasadiFunction {
     if (mem_ < 0) {
       if (decref_ != nullptr) decref_();
       throw std::runtime_error(kWho + name_ + "_checkout returned no memory");
+    }
+  }
+
+  void RequirePair(const SharedLibrary& lib, const char* a, const char* b) const {
+    if ((lib.Find(name_ + a) == nullptr) != (lib.Find(name_ + b) == nullptr)) {
+      throw std::runtime_error(kWho + name_ + a + " and " + name_ + b +
+                               " must both be present or both absent in '" + lib.path() + "'");
     }
   }
 

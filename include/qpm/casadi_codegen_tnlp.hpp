@@ -19,9 +19,9 @@
 //   casadi_int F_n_in(void), F_n_out(void);
 //   const casadi_int* F_sparsity_in(casadi_int i), F_sparsity_out(casadi_int i);
 //   int F_work(casadi_int* sz_arg, casadi_int* sz_res, casadi_int* sz_iw,
-//              casadi_int* sz_w);
-//   int F_checkout(void); void F_release(int mem);        optional
-//   void F_incref(void), F_decref(void);                  optional
+//              casadi_int* sz_w);                         optional (no work arrays)
+//   int F_checkout(void); void F_release(int mem);        optional, as a pair
+//   void F_incref(void), F_decref(void);                  optional, as a pair
 //
 // Assumptions (CasADi's code-generation defaults, checked for CasADi 3.7):
 // casadi_real is double and casadi_int is `long long int`. Code generated with

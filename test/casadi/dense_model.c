@@ -6,8 +6,8 @@
  *
  * Solution x = sqrt(p0) (1, 2) / sqrt(5), f = (sqrt(5) - sqrt(p0))^2,
  * lambda = sqrt(5 / p0) - 1. The Hessian is diagonal (sparse form).
- * Like code generated without memory objects, it exports no
- * checkout/release/incref/decref. Built with QPM_TEST_NO_HESS it has no
+ * It exports no checkout/release/incref/decref and no nlp_f_work, all
+ * optional in CasADi's ABI. Built with QPM_TEST_NO_HESS it has no
  * nlp_hess_l (what generate_dependencies writes for a limited-memory solver). */
 #ifdef __cplusplus
 extern "C" {
@@ -64,10 +64,7 @@ CASADI_SYMBOL_EXPORT const casadi_int* nlp_f_sparsity_in(casadi_int i) {
 CASADI_SYMBOL_EXPORT const casadi_int* nlp_f_sparsity_out(casadi_int i) {
   return i == 0 ? casadi_s1 : 0;
 }
-CASADI_SYMBOL_EXPORT int nlp_f_work(casadi_int* sz_arg, casadi_int* sz_res, casadi_int* sz_iw,
-                                    casadi_int* sz_w) {
-  return casadi_work(sz_arg, sz_res, sz_iw, sz_w, 2, 1);
-}
+/* No nlp_f_work: optional, it needs no work arrays. */
 
 /* nlp_g:(x[2],p)->(g) */
 CASADI_SYMBOL_EXPORT int nlp_g(const casadi_real** arg, casadi_real** res, casadi_int* iw,
