@@ -215,6 +215,7 @@ CasadiSparsity CasadiSparsity::FromCasadi(const CasadiInt* sp) {
     return s;
   }
   for (Index c = 0; c <= s.ncol; ++c) s.colind[c] = static_cast<Index>(sp[2 + c]);
+  if (s.colind[0] != 0) throw std::invalid_argument("colind[0] is neither 0 nor 1");
   for (Index c = 0; c < s.ncol; ++c) {
     if (s.colind[c] > s.colind[c + 1]) throw std::invalid_argument("decreasing colind");
   }
@@ -303,6 +304,7 @@ struct CasadiCodegenTnlp::Model {
   void Validate() const {
     for (const CasadiFunction* fn : {&f, &g, &grad_f, &jac_g}) ExpectXp(*fn);
     ExpectOutput(f, 0, 1, "f");
+    ExpectOutput(g, 0, ng, "g");
     ExpectOutput(grad_f, 0, 1, "f");
     ExpectOutput(grad_f, 1, nx, "grad_f");
     ExpectOutput(jac_g, 0, ng, "g");

@@ -205,8 +205,12 @@ BOOST_AUTO_TEST_CASE(TellsAnUpperTriangleFromALowerOne) {
 
 BOOST_AUTO_TEST_CASE(RejectsMalformedSparsity) {
   const CasadiInt bad_row[] = {2, 1, 0, 1, 5};
+  const CasadiInt bad_start[] = {2, 1, 2, 2};
+  const CasadiInt decreasing[] = {2, 2, 0, 2, 1, 0, 1};
   BOOST_CHECK_THROW(CasadiSparsity::FromCasadi(nullptr), std::invalid_argument);
   BOOST_CHECK_THROW(CasadiSparsity::FromCasadi(bad_row), std::invalid_argument);
+  BOOST_CHECK_THROW(CasadiSparsity::FromCasadi(bad_start), std::invalid_argument);
+  BOOST_CHECK_THROW(CasadiSparsity::FromCasadi(decreasing), std::invalid_argument);
 }
 
 // ---------------------------------------------------------- the adapter
