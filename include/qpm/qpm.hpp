@@ -3,6 +3,7 @@
 #define QPM_QPM_HPP_
 
 #include "qpm/application.hpp"
+#include "qpm/casadi_codegen_tnlp.hpp"
 #include "qpm/compare.hpp"
 #include "qpm/derivative_checker.hpp"
 #include "qpm/options.hpp"
