@@ -17,13 +17,13 @@ out=bench/results/nl_corpus
 mkdir -p "$out"
 ninja -C "$build" bench/nl_corpus >/dev/null
 csv="$out/results.csv"
-echo "model,n,m,solver,status,f,max_violation,kkt_rel,wall_s,cpu_s,eval_errors,solved" >"$csv"
+echo "model,n,m,solver,status,f,max_violation,rel_violation,kkt_rel,wall_s,cpu_s,eval_errors,solved" >"$csv"
 for model in "$dir"/*.nl; do
   name=$(basename "$model" .nl)
   echo "== $name" >&2
   if ! timeout $((2 * cpu + 60)) "$build/bench/nl_corpus" --no-header --cpu "$cpu" \
       --tol 1e-6 --inner trust-region "$model" >>"$csv"; then
-    echo "$name,0,0,both,Process_Killed_Or_Crashed,nan,nan,nan,nan,nan,0,no" >>"$csv"
+    echo "$name,0,0,both,Process_Killed_Or_Crashed,nan,nan,nan,nan,nan,nan,0,no" >>"$csv"
   fi
 done
 ref=()
