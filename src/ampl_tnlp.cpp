@@ -93,7 +93,9 @@ bool AmplTnlp::Setup(const std::string& file, std::string* error) {
   want_xpi0 = 1;  // X0 allocated when the model has a start point
   const int code = pfgh_read(nl, ASL_return_read_err | ASL_findgroups);
   if (code != ASL_readerr_none) {
-    *error = file + ": " + ReadErrorText(code);
+    // The file opened in jac0dim, so "no file" here means it ended early or
+    // held a line the reader rejected (ASL printed which one).
+    *error = file + ": " + (code == ASL_readerr_nofile ? "corrupt .nl file" : ReadErrorText(code));
     return false;
   }
   n_ = n_var;

@@ -186,6 +186,10 @@ int Solve(const CommandLine& cl) {
     return 1;
   }
   SmartPtr<Ipopt::IpoptApplication> app = new qpm::QpmApplication();
+  // ASL always supplies the exact Hessian, so the trust region (QPM-TR) is
+  // the better default here than the library's gradient descent, which can
+  // need millions of steps at tol 1e-8. Any option source may override it.
+  app->Options()->SetStringValue("qpm_inner_solver", "trust-region");
   // Before Initialize() so that output_file takes effect, and again after it
   // so that the command line wins over ipopt.opt.
   if (!SetOptions(*app, cl)) return 1;
