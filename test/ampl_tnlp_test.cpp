@@ -258,3 +258,24 @@ BOOST_AUTO_TEST_CASE(WritesSolFileAfterSolve) {
   std::getline(sol, first);
   BOOST_TEST(first == "test message");
 }
+
+// min (x0-2)^2 - log(x0), -1 <= x0 <= 10: log fails for x0 <= 0. ASL must
+// report that through eval_f's return value, not end the process.
+BOOST_AUTO_TEST_CASE(EvaluationErrorsReturnFalseAndLeaveTheModelUsable) {
+  SmartPtr<AmplTnlp> t = Load("evalerror.nl");
+  double f = 0.0, g = 0.0;
+  const double bad = -0.5, good = 1.0;
+  BOOST_TEST(!t->eval_f(1, &bad, true, f));
+  BOOST_TEST(!t->eval_grad_f(1, &bad, true, &g));
+  BOOST_TEST(t->EvaluationErrors() == 2);
+  BOOST_TEST(t->eval_f(1, &good, true, f));
+  BOOST_TEST(f == 1.0);
+  BOOST_TEST(t->eval_grad_f(1, &good, true, &g));
+  BOOST_TEST(g == -3.0);  // 2 (x0 - 2) - 1 / x0
+}
+
+BOOST_AUTO_TEST_CASE(SolvesModelWithEvaluationErrorsOutsideItsDomain) {
+  const double x_star = 1.0 + std::sqrt(6.0) / 2.0;  // 2 x^2 - 4 x - 1 = 0
+  const double f_star = (x_star - 2.0) * (x_star - 2.0) - std::log(x_star);
+  CheckSolution("evalerror.nl", f_star, {x_star}, {});
+}
