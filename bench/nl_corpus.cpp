@@ -92,11 +92,11 @@ void RunModel(const std::string& path, const Settings& s) {
   for (const std::string solver : {"QPM", "Ipopt"}) {
     std::string error;
     SmartPtr<qpm::AmplTnlp> tnlp = qpm::AmplTnlp::Read(path, &error);
-    if (Ipopt::IsNull(tnlp)) {
+    if (Ipopt::IsNull(tnlp)) {  // a failure for both solvers
       std::printf("%s,0,0,%s,Read_Error,nan,nan,nan,nan,0,0,0,no\n", ModelName(path).c_str(),
                   solver.c_str());
       std::fprintf(stderr, "%s\n", error.c_str());
-      return;
+      continue;
     }
     const bool is_qpm = solver == "QPM";
     SmartPtr<Ipopt::IpoptApplication> app;
