@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what qpm needs on Debian (bookworm or later): compiler, meson,
-# ninja, pkg-config, Ipopt, Eigen and Boost.Test. Skips what is present.
+# ninja, pkg-config, Ipopt, Eigen, Boost.Test and the AMPL Solver Library
+# (libamplsolver-dev, for .nl models). Skips what is present.
 set -euo pipefail
-packages="g++ meson ninja-build pkg-config coinor-libipopt-dev libeigen3-dev libboost-test-dev"
+packages="g++ meson ninja-build pkg-config coinor-libipopt-dev libeigen3-dev libboost-test-dev libamplsolver-dev"
 missing=""
 for p in $packages; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds qpm, runs the Boost.Test suite, installs qpm into a scratch prefix
 # and builds an Ipopt program (examples/ipopt_swap/with_qpm.cpp) against the
-# installed library with pkg-config, checking it reaches Ipopt's solution.
+# installed library with pkg-config, checking it reaches Ipopt's solution,
+# and runs the installed qpm executable on a .nl model as AMPL would.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
@@ -31,4 +32,13 @@ diff = max(abs(a - b) for a, b in zip(*nums))
 print(f"max difference in f, x, lambda: {diff:.2e}")
 sys.exit(0 if diff <= 1e-6 else 1)
 PY
+echo "== run the installed qpm executable on test/nl/inequality.nl"
+[ -x "$prefix/bin/qpm" ] || { echo "qpm was not installed (is libamplsolver-dev missing?)"; exit 1; }
+[ -f "$prefix/include/qpm/ampl_tnlp.hpp" ] || { echo "qpm/ampl_tnlp.hpp was not installed"; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp test/nl/inequality.nl "$work/"
+(cd "$work" && LD_LIBRARY_PATH="$prefix/lib" "$prefix/bin/qpm" inequality.nl -AMPL tol=1e-7 print_level=0)
+[ -s "$work/inequality.sol" ] || { echo "inequality.sol was not written"; exit 1; }
+head -n 1 "$work/inequality.sol"
 echo "== all tests passed"

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs QPM (trust-region inner solver) and Ipopt on every .nl model of a
+# directory, one process per model (a hung model cannot stop the run), and
+# writes bench/results/nl_corpus/{results.csv,results.md}.
+#
+#   bash bench/run_nl_corpus.sh [DIR] [CPU_SECONDS]
+#
+# DIR defaults to ../shared/nl-corpus; its reference.csv, when present, gives
+# the reference objectives. CPU_SECONDS (default 30) is each solver's
+# max_cpu_time (and QPM's qpm_max_wall_time) per model.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:-../shared/nl-corpus}
+cpu=${2:-30}
+build=${BUILD_DIR:-build}
+out=bench/results/nl_corpus
+mkdir -p "$out"
+ninja -C "$build" bench/nl_corpus >/dev/null
+csv="$out/results.csv"
+echo "model,n,m,solver,status,f,max_violation,rel_violation,kkt_rel,wall_s,cpu_s,eval_errors,solved" >"$csv"
+for model in "$dir"/*.nl; do
+  name=$(basename "$model" .nl)
+  echo "== $name" >&2
+  if ! timeout $((2 * cpu + 60)) "$build/bench/nl_corpus" --no-header --cpu "$cpu" \
+      --tol 1e-6 --inner trust-region "$model" >>"$csv"; then
+    echo "$name,0,0,both,Process_Killed_Or_Crashed,nan,nan,nan,nan,nan,nan,0,no" >>"$csv"
+  fi
+done
+ref=()
+[ -f "$dir/reference.csv" ] && ref=(--reference "$dir/reference.csv")
+"$build/bench/nl_corpus" --summarize "$csv" "${ref[@]}" >"$out/results.md"
+tail -n 3 "$out/results.md"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The qpm executable as AMPL calls it: solves a model and writes its .sol
+# (exit 0), and refuses a malformed file, a missing file and a bad option
+# with a message and a non-zero exit.  Usage: run_qpm_executable.sh QPM NL_DIR
+set -euo pipefail
+qpm=$(readlink -f "$1")
+nl_dir=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp "$nl_dir"/inequality.nl "$nl_dir"/malformed.nl "$work"/
+cd "$work"
+
+"$qpm" inequality -AMPL tol=1e-7 print_level=0 >out.txt
+[ -s inequality.sol ] || { echo "FAIL: inequality.sol not written"; exit 1; }
+grep -q "Optimal Solution Found" inequality.sol || { echo "FAIL: .sol message"; cat inequality.sol; exit 1; }
+
+expect_failure() {
+  local what=$1; shift
+  if "$qpm" "$@" >out.txt 2>err.txt; then
+    echo "FAIL: $what exited 0"; exit 1
+  fi
+  [ -s err.txt ] || { echo "FAIL: $what printed no message"; exit 1; }
+  echo "ok: $what: $(head -n 1 err.txt)"
+}
+expect_failure "malformed file" malformed.nl
+expect_failure "missing file" missing.nl
+expect_failure "unknown option" inequality.nl no_such_option=1
+expect_failure "bad option value" inequality.nl tol=abc
+[ ! -e malformed.sol ] || { echo "FAIL: malformed.sol written"; exit 1; }
+echo "ok: inequality.sol written, errors refused"
