@@ -394,7 +394,10 @@ ApplicationReturnStatus QpmApplication::Solve(const SmartPtr<TNLP>& tnlp) {
     Jnlst()->Printf(J_ERROR, J_MAIN, "The model returned an error or a non-finite value at "
                                      "the starting point.\n");
   }
-  Finalize(GetRawPtr(tnlp), *problem, summary_, problem->aborted());
+  // As Ipopt, no finalize_solution when the options refused to start.
+  if (summary_.termination != TerminationType::kInvalidOptions) {
+    Finalize(GetRawPtr(tnlp), *problem, summary_, problem->aborted());
+  }
   const double wall_time = SecondsSince(wall_start);
   statistics_ = MakeStatistics(MakeFigures(summary_, callback_counts_, scaling, wall_time));
   PrintFooter(*Jnlst(), summary_, callback_counts_, scaling, wall_time, status);

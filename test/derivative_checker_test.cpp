@@ -97,6 +97,7 @@ BOOST_AUTO_TEST_CASE(TheApplicationPrintsTheReportAndStillSolves) {
   app->Options()->SetStringValue("output_file", path);
   app->Options()->SetIntegerValue("file_print_level", 5);
   app->Options()->SetStringValue("derivative_test", "first-order");
+  app->Options()->SetIntegerValue("max_iter", 200);  // the wrong Jacobian may keep GD busy
   BOOST_REQUIRE(app->Initialize("") == Ipopt::Solve_Succeeded);
   app->OptimizeTNLP(SmartPtr<TNLP>(GetRawPtr(tnlp)));
   BOOST_TEST(tnlp->finalize_calls == 1);
