@@ -91,6 +91,7 @@ BOOST_AUTO_TEST_CASE(TheApplicationPrintsTheReportAndStillSolves) {
   SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs7());
   tnlp->jac_error = 1.0;  // the solve still runs; the wrong Jacobian may stop it anywhere
   const std::string path = "derivative_test_output.txt";
+  {  // the application closes (flushes) its output file when it goes
   SmartPtr<Ipopt::IpoptApplication> app = new qpm::QpmApplication();
   app->Options()->SetIntegerValue("print_level", 0);
   app->Options()->SetStringValue("sb", "yes");
@@ -100,6 +101,7 @@ BOOST_AUTO_TEST_CASE(TheApplicationPrintsTheReportAndStillSolves) {
   app->Options()->SetIntegerValue("max_iter", 200);  // the wrong Jacobian may keep GD busy
   BOOST_REQUIRE(app->Initialize("") == Ipopt::Solve_Succeeded);
   app->OptimizeTNLP(SmartPtr<TNLP>(GetRawPtr(tnlp)));
+  }
   BOOST_TEST(tnlp->finalize_calls == 1);
   std::ifstream in(path);
   const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
