@@ -74,9 +74,11 @@ BOOST_AUTO_TEST_CASE(LbfgsSolvesEveryModelToItsOptimum) {
 BOOST_AUTO_TEST_CASE(GradientDescentSolvesTheLibraryOrStopsCleanly) {
   // First order (Barzilai-Borwein trial steps) at eps = 1e-4 within 3e5 steps.
   // Known exceptions (bench/results/model_library.md): hs077, where GD's path
-  // ends at another KKT point (f = 5.5333), and hs100, hs113, whose
-  // ill-conditioned subproblems need more than the budget. They must still
-  // stop cleanly at a nearly feasible point.
+  // ends at another strict local minimizer (f = 5.5333, next test), and
+  // hs100, hs113, whose ill-conditioned subproblems (kappa ~ beta ||J||^2 / mu,
+  // ~4e7 on hs100 at the beta eps = 1e-4 needs) take more steps than CI can
+  // afford: the benchmark solves both with 5e7 steps. They must still stop
+  // cleanly at a nearly feasible point.
   const std::set<std::string> exceptions = {"hs077", "hs100", "hs113"};
   for (const Model& m : qpm_test::AllModels()) {
     const qpm::SolverRun r = Run(m, false, "gradient-descent", 1e-4, 300000);
@@ -88,6 +90,24 @@ BOOST_AUTO_TEST_CASE(GradientDescentSolvesTheLibraryOrStopsCleanly) {
       BOOST_TEST((Solved(r) || r.status == Ipopt::Maximum_Iterations_Exceeded));
       BOOST_TEST(r.violation_max <= 1e-2);
     }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(GradientDescentEndsAtAStrictLocalMinimizerOfHs077) {
+  // Not Ipopt's minimizer (f* = 0.2415) but another local solution: KKT
+  // holds and the Lagrangian's Hessian is positive definite on the null
+  // space of J (second-order sufficient conditions).
+  for (const Model& m : qpm_test::AllModels()) {
+    if (m.name != "hs077") continue;
+    const qpm::SolverRun r = Run(m, false, "gradient-descent", 1e-6);
+    BOOST_REQUIRE(Solved(r));
+    BOOST_TEST(r.f > m.f_star + 1.0);
+    BOOST_TEST(r.violation_max <= 1e-6);
+    BOOST_TEST(r.kkt_residual <= 1e-5);
+    const Eigen::MatrixXd kernel = Eigen::FullPivLU<Eigen::MatrixXd>(m.jac(r.x)).kernel();
+    const Eigen::MatrixXd reduced = kernel.transpose() * m.hess(r.x, 1.0, r.lambda) * kernel;
+    const double smallest = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(reduced).eigenvalues()[0];
+    BOOST_TEST(smallest > 1e-2, "smallest reduced-Hessian eigenvalue " << smallest);
   }
 }
 
