@@ -11,6 +11,9 @@
 //     false instead of ending the process (ASL's nerror argument);
 //   - the Hessian of the Lagrangian is ASL's sparse upper triangle (sphes),
 //     handed over as Ipopt's lower triangle.
+// Threads: the netlib ASL keeps process-wide state (cur_ASL, its error
+// handling), so AmplTnlp objects must not be read or evaluated from several
+// threads at once; the rest of qpm has no such restriction.
 // The ASL headers define many short macros (n_var, X0, ...), so they stay in
 // src/ampl_tnlp.cpp; this header only names the ASL struct.
 #ifndef QPM_AMPL_TNLP_HPP_
