@@ -13,7 +13,7 @@ ninja -C build bench/limits_overshoot >/dev/null
 {
   echo "# Limit overshoot"
   echo
-  echo "Made by \`bash bench/run_limits_overshoot.sh $*\` on $(date -u +%Y-%m-%d) ($(nproc) cores, shared)."
+  echo "Made by \`bash bench/run_limits_overshoot.sh${*:+ $*}\` on $(date -u +%Y-%m-%d) ($(nproc) cores, shared)."
   echo
   ./build/bench/limits_overshoot "$@"
 } | tee "$out/overshoot.md"
