@@ -68,8 +68,15 @@ TerminationType FromInner(InnerStatus status) {
 
 class OuterLoop {
  public:
-  OuterLoop(Problem* problem, const Options& options, const Callbacks& callbacks)
-      : options_(options), callbacks_(callbacks), q_(problem) {}
+  // The time limits count from `start_cpu` (CpuSeconds()) and from when
+  // `deadline` was made: before the penalty's set-up (bounds, O(n)).
+  OuterLoop(Problem* problem, const Options& options, const Callbacks& callbacks,
+            double start_cpu, const CpuDeadline& deadline)
+      : options_(options),
+        callbacks_(callbacks),
+        start_cpu_(start_cpu),
+        deadline_(deadline),
+        q_(problem) {}
 
   Summary Run(const Vector& x0);
 
@@ -89,6 +96,8 @@ class OuterLoop {
 
   const Options& options_;
   const Callbacks& callbacks_;
+  double start_cpu_;
+  CpuDeadline deadline_;
   PenaltyFunction q_;
   // x_0's point and values (f, g, c): Q(x_0) for each beta needs no callback.
   // Its derivatives are not kept (O(nnz(J)) memory); the rare restart at x_0
@@ -101,8 +110,6 @@ class OuterLoop {
   Summary summary_;
   long iterations_ = 0;  // inner iterations over all subproblems
   int k_ = 0;
-  double start_cpu_ = 0.0;
-  CpuDeadline deadline_{1e300};
   double alpha_ = 0.0;             // adaptive growth factor
   Vector last_z_, previous_z_;     // extrapolation: x_{k}, x_{k-1}
   double last_beta_ = 0.0, previous_beta_ = 0.0;
@@ -119,9 +126,7 @@ Summary OuterLoop::Run(const Vector& x0) {
                   "the model does not provide; use lbfgs (hessian_approximation "
                   "limited-memory)");
   }
-  start_cpu_ = CpuSeconds();
   alpha_ = options_.penalty_growth;
-  deadline_ = CpuDeadline(start_cpu_ + options_.max_cpu_time, options_.max_wall_time);
   q_.set_beta(options_.penalty_init);
   if (!EvaluateStart(x0)) {
     return Finish(TerminationType::kInvalidNumberAtStart,
@@ -360,7 +365,9 @@ void OuterLoop::BoundMultipliers() {
 
 Summary Solve(Problem* problem, const Vector& x0, const Options& options,
               const Callbacks& callbacks) {
-  OuterLoop loop(problem, options, callbacks);
+  const double start_cpu = CpuSeconds();
+  const CpuDeadline deadline(start_cpu + options.max_cpu_time, options.max_wall_time);
+  OuterLoop loop(problem, options, callbacks, start_cpu, deadline);
   return loop.Run(x0);
 }
 

@@ -3,7 +3,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
+#include <thread>
 
 #include <unistd.h>
 
@@ -290,6 +292,57 @@ BOOST_AUTO_TEST_CASE(WallTimeLimitStopsWithinAnIteration) {
   BOOST_TEST(tnlp->final_status == Ipopt::CPUTIME_EXCEEDED);
   BOOST_TEST(wall >= 0.2);
   BOOST_TEST(wall <= 0.3);  // one inner iteration is a few evaluations of 2 ms
+}
+
+// A model whose setup (get_starting_point, read before the core's clocks
+// start) takes `setup_seconds` of wall time (sleep) or of CPU (busy-wait).
+class SlowSetupTnlp : public DenseTnlp {
+ public:
+  SlowSetupTnlp(TestProblem p, double setup_seconds, bool burn_cpu)
+      : DenseTnlp(std::move(p)), setup_seconds_(setup_seconds), burn_cpu_(burn_cpu) {}
+  bool get_starting_point(Index n, bool init_x, Number* x, bool init_z, Number* z_l, Number* z_u,
+                          Index m, bool init_lambda, Number* lambda) override {
+    if (burn_cpu_) {
+      const std::clock_t until = std::clock() + static_cast<std::clock_t>(setup_seconds_ * CLOCKS_PER_SEC);
+      while (std::clock() < until) {
+      }
+    } else {
+      std::this_thread::sleep_for(std::chrono::duration<double>(setup_seconds_));
+    }
+    return DenseTnlp::get_starting_point(n, init_x, x, init_z, z_l, z_u, m, init_lambda, lambda);
+  }
+
+ private:
+  double setup_seconds_;
+  bool burn_cpu_;
+};
+
+// The limits count from the start of OptimizeTNLP, as Ipopt's: a setup
+// longer than the limit leaves no time for iterations.
+BOOST_AUTO_TEST_CASE(WallTimeLimitCountsTheSetup) {
+  SmartPtr<SlowSetupTnlp> tnlp = new SlowSetupTnlp(Hs6(), 0.15, false);
+  SmartPtr<IpoptApplication> app = new qpm::QpmApplication();
+  app->Options()->SetNumericValue("qpm_max_wall_time", 0.1);
+  Quiet(app, 1e-12);
+  const auto start = std::chrono::steady_clock::now();
+  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Maximum_CpuTime_Exceeded");
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  BOOST_TEST(tnlp->final_status == Ipopt::CPUTIME_EXCEEDED);
+  BOOST_TEST(app->Statistics()->IterationCount() <= 1);
+  BOOST_TEST(wall <= 0.2);  // not 0.15 s of setup + 0.1 s of iterations
+}
+
+BOOST_AUTO_TEST_CASE(CpuTimeLimitCountsTheSetup) {
+  SmartPtr<SlowSetupTnlp> tnlp = new SlowSetupTnlp(Hs6(), 0.15, true);
+  SmartPtr<IpoptApplication> app = new qpm::QpmApplication();
+  app->Options()->SetNumericValue("max_cpu_time", 0.1);
+  Quiet(app, 1e-12);
+  const std::clock_t start = std::clock();
+  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Maximum_CpuTime_Exceeded");
+  const double cpu = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+  BOOST_TEST(tnlp->final_status == Ipopt::CPUTIME_EXCEEDED);
+  BOOST_TEST(app->Statistics()->IterationCount() <= 1);
+  BOOST_TEST(cpu <= 0.2);
 }
 
 BOOST_AUTO_TEST_CASE(ExceptionInACallbackIsReportedAndTheBestPointFinalizedOnce) {
