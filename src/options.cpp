@@ -53,6 +53,7 @@ bool Options::IsValid(std::string* why) const {
   if (cheap_subproblem < 0) return Fail(why, "cheap_subproblem must be >= 0");
   if (infeasibility_window < 1) return Fail(why, "infeasibility_window must be >= 1");
   if (!(infeasibility_decrease >= 0.0 && infeasibility_decrease < 1.0)) return Fail(why, "infeasibility_decrease must be in [0, 1)");
+  if (!(infeasibility_stationarity_tol >= 0.0)) return Fail(why, "infeasibility_stationarity_tol must be >= 0");
   if (!(feasibility_tol > 0.0)) return Fail(why, "feasibility_tol (eps0) must be > 0");
   if (!(stationarity_tol > 0.0)) return Fail(why, "stationarity_tol (eps1) must be > 0");
   if (!(tolerance_cap >= 0.0)) return Fail(why, "tolerance_cap must be >= 0");

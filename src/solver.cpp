@@ -201,15 +201,19 @@ double OuterLoop::PrepareSubproblem(int k) {
   return current_.Q(beta);
 }
 
-// True when the last infeasibility_window subproblems together lowered
-// ||c|| by less than infeasibility_decrease (relative): with beta growing by
-// alpha >= 1.2 each time, a feasible path would have cut ||c|| ~ 1/beta.
+// Local infeasibility (Options::infeasibility_window): true when the last
+// infeasibility_window subproblems together lowered ||c|| by less than
+// infeasibility_decrease (relative) AND x_{k+1} is a stationary point of
+// ||c|| over the box. The first part alone also holds while the iterates do
+// not move because the adaptive tau lets each start point pass (2.4); only
+// the second is evidence that no beta will lower ||c||.
 bool OuterLoop::Stuck(int k) const {
   const int w = options_.infeasibility_window;
   if (k < w) return false;
   const double before = summary_.outer[k - w].c_norm;
   const double now = summary_.outer[k].c_norm;
-  return now >= (1.0 - options_.infeasibility_decrease) * before;
+  if (now < (1.0 - options_.infeasibility_decrease) * before) return false;
+  return summary_.outer[k].violation_stationarity <= options_.infeasibility_stationarity_tol;
 }
 
 // alpha_k: the paper's fixed alpha, or the adaptive rule of Options.
@@ -270,6 +274,7 @@ void OuterLoop::Record(int k, double q_start, const InnerSummary& inner) {
   r.c_norm = current_.c_norm();
   r.grad_q_norm = current_.grad_q_norm;
   r.tau = inner.tau;
+  r.violation_stationarity = q_.ViolationStationarity(current_);
   r.q_start = q_start;
   r.q_end = current_.Q(q_.beta());
   r.inner_status = inner.status;
