@@ -82,6 +82,8 @@ class OuterLoop {
   Summary Finish(TerminationType type, const std::string& message);
   void BoundMultipliers();
   Summary FinishEarly(InnerStatus status);
+  bool Acceptable() const;
+  bool ContinueAfterStall(InnerStatus status);
   double NextGrowth(long inner_iterations);
   bool Stuck(int k) const;
   void RememberSolution();
@@ -101,6 +103,7 @@ class OuterLoop {
   Summary summary_;
   long iterations_ = 0;  // inner iterations over all subproblems
   int k_ = 0;
+  int stalled_subproblems_ = 0;  // continued after a stall (ContinueAfterStall)
   double start_cpu_ = 0.0;
   CpuDeadline deadline_{1e300};
   double alpha_ = 0.0;             // adaptive growth factor
@@ -136,8 +139,10 @@ Summary OuterLoop::Run(const Vector& x0) {
     }
     const InnerSummary inner = SolveSubproblem();
     Record(k_, q_start, inner);
-    if (inner.status != InnerStatus::kConverged) return FinishEarly(inner.status);
-    if (current_.c_norm() <= options_.feasibility_tol) {
+    if (inner.status != InnerStatus::kConverged && !ContinueAfterStall(inner.status)) {
+      return FinishEarly(inner.status);
+    }
+    if (inner.status == InnerStatus::kConverged && current_.c_norm() <= options_.feasibility_tol) {
       return Finish(TerminationType::kConverged, "||c|| <= eps0 and ||grad Q|| <= eps1");
     }
     if (Stuck(k_)) {
@@ -157,10 +162,7 @@ Summary OuterLoop::Run(const Vector& x0) {
 // double precision) at a point within the acceptable tolerances is reported
 // as such, as Ipopt's Solved_To_Acceptable_Level.
 Summary OuterLoop::FinishEarly(InnerStatus status) {
-  const bool acceptable = status == InnerStatus::kStalled &&
-                          current_.c_norm() <= options_.acceptable_feasibility_tol &&
-                          current_.grad_q_norm <= options_.acceptable_stationarity_tol;
-  if (acceptable) {
+  if (status == InnerStatus::kStalled && Acceptable()) {
     return Finish(TerminationType::kAcceptable,
                   "stalled within the acceptable tolerances (||c|| and stationarity)");
   }
@@ -168,6 +170,28 @@ Summary OuterLoop::FinishEarly(InnerStatus status) {
                                    ? TerminationType::kMaxWallTime
                                    : FromInner(status);
   return Finish(type, std::string("inner solver stopped: ") + ToString(type));
+}
+
+bool OuterLoop::Acceptable() const {
+  return current_.c_norm() <= options_.acceptable_feasibility_tol &&
+         current_.grad_q_norm <= options_.acceptable_stationarity_tol;
+}
+
+// A subproblem that stalled short of (2.4) at a point that is not acceptable
+// but lowered ||c||: beta grows as after a converged one (Options::
+// max_stalled_subproblems). The stall is the rounding floor of grad Q at this
+// beta (catena: ||grad Q|| = 8e-6 > tau = 5e-6 at beta = 1e9, the Newton step
+// 6e-16 below the spacing of x's doubles), which a larger beta does not lower,
+// but ||c|| ~ ||lambda|| / beta still falls. Q did not increase (2.3), so
+// x_{k+1} is a valid start for the next subproblem; the solve can end
+// "converged" only after a subproblem that met (2.4).
+bool OuterLoop::ContinueAfterStall(InnerStatus status) {
+  if (status != InnerStatus::kStalled || Acceptable()) return false;
+  if (current_.c_norm() <= options_.feasibility_tol) return false;
+  const size_t k = summary_.outer.size();
+  const double before = k >= 2 ? summary_.outer[k - 2].c_norm : x0_c_squared_ >= 0.0 ? std::sqrt(x0_c_squared_) : 0.0;
+  if (!(current_.c_norm() < before)) return false;
+  return ++stalled_subproblems_ <= options_.max_stalled_subproblems;
 }
 
 bool OuterLoop::EvaluateStart(const Vector& x0) {

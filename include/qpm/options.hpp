@@ -74,6 +74,12 @@ struct TrustRegionOptions {
   double value_noise = 1e-10;
   double min_radius = 1e-30;     // below this the trust region has stalled
   long stall_window = 1000;      // as GradientDescentOptions::stall_window
+  // Stalled at once when CG converged inside the region to a step with
+  // |p_i| <= resolution_steps * eps_mach * |z_i| for every i: the model's
+  // minimizer is within a few spacings of the doubles around z, so no representable
+  // point lowers ||grad Q|| further (the rounding floor of grad Q, about
+  // ||Hess Q|| eps_mach ||z||, is above tau). 0 disables the test.
+  double resolution_steps = 4.0;
   // Bounded problems: the Cauchy point along P(z - t g) - z needs
   // m(p) <= cauchy_decrease g.p; t is halved at most max_cauchy_halvings times.
   double cauchy_decrease = 0.01;
@@ -129,6 +135,15 @@ struct Options {
   int infeasibility_window = 30;
   double infeasibility_decrease = 0.01;
   double infeasibility_stationarity_tol = 1e-6;
+  // A subproblem that stalls (no progress in double precision) at a point
+  // outside the acceptable tolerances but with ||c|| lower than after the
+  // previous subproblem does not end the solve: beta grows and the next
+  // subproblem starts there, at most max_stalled_subproblems times per solve
+  // (0: every stall ends the solve, as before). At large beta the rounding of
+  // grad Q (~ ||Hess Q|| eps_mach ||x||) can exceed tau while ||c|| still
+  // falls ~ 1/beta; a solve that reaches ||c|| <= eps0 this way ends
+  // acceptable or stalled (never converged), with the feasible point.
+  int max_stalled_subproblems = 100;
   double feasibility_tol = 1e-8;  // eps0: stop when ||c(x_{k+1})||_2 <= eps0
   double stationarity_tol = 1e-8; // eps1: ||grad Q(x_{k+1})||_2 <= tau(x_{k+1})
   double tolerance_cap = 1e20;    // tau_cap of Def. 2.1; >= 1e20 is +inf, 0 fixed
