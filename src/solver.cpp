@@ -189,7 +189,7 @@ bool OuterLoop::ContinueAfterStall(InnerStatus status) {
   if (status != InnerStatus::kStalled || Acceptable()) return false;
   if (current_.c_norm() <= options_.feasibility_tol) return false;
   const size_t k = summary_.outer.size();
-  const double before = k >= 2 ? summary_.outer[k - 2].c_norm : x0_c_squared_ >= 0.0 ? std::sqrt(x0_c_squared_) : 0.0;
+  const double before = k >= 2 ? summary_.outer[k - 2].c_norm : std::sqrt(x0_c_squared_);
   if (!(current_.c_norm() < before)) return false;
   return ++stalled_subproblems_ <= options_.max_stalled_subproblems;
 }

@@ -180,6 +180,29 @@ BOOST_AUTO_TEST_CASE(DoesNotDeclareInfeasibilityWhileTheAdaptiveToleranceLetsThe
   }
 }
 
+BOOST_AUTO_TEST_CASE(KeepsRaisingBetaAfterARoundingFloorStallWhileTheViolationFalls) {
+  // HS7 at eps 1e-11 needs beta ~ 1e11, where grad Q's rounding floor is far
+  // above tau: subproblems stall. Nothing is acceptable here, so without the
+  // continuation the solve ends at the first stall; with it, beta keeps
+  // growing and ||c|| keeps falling. Neither may claim convergence.
+  EigenProblem problem(Hs7());
+  qpm::Options o = Tight(1e-11);
+  o.inner_solver = qpm::InnerSolverType::kTrustRegion;
+  o.acceptable_feasibility_tol = 0.0;
+  o.acceptable_stationarity_tol = 0.0;
+  qpm::Options once = o;
+  once.max_stalled_subproblems = 0;
+  const qpm::Summary first = qpm::Solve(&problem, Hs7().x0, once);
+  const qpm::Summary on = qpm::Solve(&problem, Hs7().x0, o);
+  BOOST_TEST_MESSAGE("||c|| " << first.c_norm << " after " << first.outer_iterations
+                     << " subproblems, " << on.c_norm << " after " << on.outer_iterations);
+  BOOST_TEST(Status(first) == "stalled");
+  BOOST_TEST(Status(on) == "stalled");
+  BOOST_TEST(on.outer_iterations > first.outer_iterations);
+  BOOST_TEST(on.c_norm < 0.5 * first.c_norm);
+  BOOST_TEST(std::abs(on.f - Hs7().f_star) <= 1e-6);
+}
+
 BOOST_AUTO_TEST_CASE(DetectsLocalInfeasibilityAndReturnsTheLeastViolationPoint) {
   // min (x1 - 1)^2 + x2^2  s.t.  x1^2 + x2^2 + 1 = 0: no feasible point; the
   // violation ||c||^2 is stationary (J^T c = 0) only at x = 0, where ||c|| = 1.

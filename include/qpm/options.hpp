@@ -141,8 +141,9 @@ struct Options {
   // subproblem starts there, at most max_stalled_subproblems times per solve
   // (0: every stall ends the solve, as before). At large beta the rounding of
   // grad Q (~ ||Hess Q|| eps_mach ||x||) can exceed tau while ||c|| still
-  // falls ~ 1/beta; a solve that reaches ||c|| <= eps0 this way ends
-  // acceptable or stalled (never converged), with the feasible point.
+  // falls ~ 1/beta. A stalled subproblem that reaches ||c|| <= eps0 ends
+  // the solve acceptable or stalled, with its point; kConverged still needs
+  // a subproblem that met (2.4).
   int max_stalled_subproblems = 100;
   double feasibility_tol = 1e-8;  // eps0: stop when ||c(x_{k+1})||_2 <= eps0
   double stationarity_tol = 1e-8; // eps1: ||grad Q(x_{k+1})||_2 <= tau(x_{k+1})
