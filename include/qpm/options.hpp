@@ -137,7 +137,8 @@ struct Options {
   double infeasibility_stationarity_tol = 1e-6;
   // A subproblem that stalls (no progress in double precision) at a point
   // outside the acceptable tolerances but with ||c|| lower than after the
-  // previous subproblem does not end the solve: beta grows and the next
+  // previous subproblem by more than the fraction infeasibility_decrease
+  // does not end the solve: beta grows and the next
   // subproblem starts there, at most max_stalled_subproblems times per solve
   // (0: every stall ends the solve, as before). At large beta the rounding of
   // grad Q (~ ||Hess Q|| eps_mach ||x||) can exceed tau while ||c|| still
