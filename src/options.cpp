@@ -38,6 +38,7 @@ bool IsValid(const TrustRegionOptions& o, std::string* why) {
   if (o.cg_max_iter < 0) return Fail(why, "tr.cg_max_iter must be >= 0");
   if (!(o.rho_regularization >= 0.0)) return Fail(why, "tr.rho_regularization must be >= 0");
   if (!(o.value_noise >= 0.0)) return Fail(why, "tr.value_noise must be >= 0");
+  if (!(o.resolution_steps >= 0.0)) return Fail(why, "tr.resolution_steps must be >= 0");
   if (!(o.min_radius > 0.0)) return Fail(why, "tr.min_radius must be > 0");
   if (!(o.cauchy_decrease > 0.0 && o.cauchy_decrease < 0.5)) return Fail(why, "tr.cauchy_decrease must be in (0, 0.5)");
   if (o.max_cauchy_halvings < 1) return Fail(why, "tr.max_cauchy_halvings must be >= 1");
@@ -53,6 +54,8 @@ bool Options::IsValid(std::string* why) const {
   if (cheap_subproblem < 0) return Fail(why, "cheap_subproblem must be >= 0");
   if (infeasibility_window < 1) return Fail(why, "infeasibility_window must be >= 1");
   if (!(infeasibility_decrease >= 0.0 && infeasibility_decrease < 1.0)) return Fail(why, "infeasibility_decrease must be in [0, 1)");
+  if (!(infeasibility_stationarity_tol >= 0.0)) return Fail(why, "infeasibility_stationarity_tol must be >= 0");
+  if (max_stalled_subproblems < 0) return Fail(why, "max_stalled_subproblems must be >= 0");
   if (!(feasibility_tol > 0.0)) return Fail(why, "feasibility_tol (eps0) must be > 0");
   if (!(stationarity_tol > 0.0)) return Fail(why, "stationarity_tol (eps1) must be > 0");
   if (!(tolerance_cap >= 0.0)) return Fail(why, "tolerance_cap must be >= 0");

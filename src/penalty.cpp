@@ -41,6 +41,7 @@ PenaltyFunction::PenaltyFunction(Problem* problem)
   }
   lambda_.setZero(m_);
   jv_.setZero(m_);
+  violation_grad_.setZero(n_ + ns);
 }
 
 void PenaltyFunction::Allocate(Iterate* it) const {
@@ -114,6 +115,21 @@ void PenaltyFunction::FormGradient(Iterate* it) const {
     if (!blocked) sum += g * g;
   }
   it->grad_q_norm = std::sqrt(sum);
+}
+
+double PenaltyFunction::ViolationStationarity(const Iterate& it) {
+  const double c_norm = it.c_norm();
+  if (m_ == 0 || !(c_norm > 0.0)) return 0.0;
+  violation_grad_.head(n_).noalias() = it.jacobian.transpose() * it.c;
+  for (int i = 0; i < num_slacks(); ++i) violation_grad_[n_ + i] = -it.c[slack_row_[i]];
+  double sum = 0.0;
+  for (int i = 0; i < n(); ++i) {
+    const double g = violation_grad_[i];
+    const bool blocked =
+        has_bounds_ && ((g > 0.0 && it.x[i] <= lower_[i]) || (g < 0.0 && it.x[i] >= upper_[i]));
+    if (!blocked) sum += g * g;
+  }
+  return std::sqrt(sum) / c_norm;
 }
 
 bool PenaltyFunction::EvaluateHessian(const Iterate& it) {

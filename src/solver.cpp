@@ -89,6 +89,8 @@ class OuterLoop {
   Summary Finish(TerminationType type, const std::string& message);
   void BoundMultipliers();
   Summary FinishEarly(InnerStatus status);
+  bool Acceptable() const;
+  bool ContinueAfterStall(InnerStatus status);
   double NextGrowth(long inner_iterations);
   bool Stuck(int k) const;
   void RememberSolution();
@@ -110,6 +112,7 @@ class OuterLoop {
   Summary summary_;
   long iterations_ = 0;  // inner iterations over all subproblems
   int k_ = 0;
+  int stalled_subproblems_ = 0;  // continued after a stall (ContinueAfterStall)
   double alpha_ = 0.0;             // adaptive growth factor
   Vector last_z_, previous_z_;     // extrapolation: x_{k}, x_{k-1}
   double last_beta_ = 0.0, previous_beta_ = 0.0;
@@ -141,8 +144,10 @@ Summary OuterLoop::Run(const Vector& x0) {
     }
     const InnerSummary inner = SolveSubproblem();
     Record(k_, q_start, inner);
-    if (inner.status != InnerStatus::kConverged) return FinishEarly(inner.status);
-    if (current_.c_norm() <= options_.feasibility_tol) {
+    if (inner.status != InnerStatus::kConverged && !ContinueAfterStall(inner.status)) {
+      return FinishEarly(inner.status);
+    }
+    if (inner.status == InnerStatus::kConverged && current_.c_norm() <= options_.feasibility_tol) {
       return Finish(TerminationType::kConverged, "||c|| <= eps0 and ||grad Q|| <= eps1");
     }
     if (Stuck(k_)) {
@@ -162,10 +167,7 @@ Summary OuterLoop::Run(const Vector& x0) {
 // double precision) at a point within the acceptable tolerances is reported
 // as such, as Ipopt's Solved_To_Acceptable_Level.
 Summary OuterLoop::FinishEarly(InnerStatus status) {
-  const bool acceptable = status == InnerStatus::kStalled &&
-                          current_.c_norm() <= options_.acceptable_feasibility_tol &&
-                          current_.grad_q_norm <= options_.acceptable_stationarity_tol;
-  if (acceptable) {
+  if (status == InnerStatus::kStalled && Acceptable()) {
     return Finish(TerminationType::kAcceptable,
                   "stalled within the acceptable tolerances (||c|| and stationarity)");
   }
@@ -173,6 +175,30 @@ Summary OuterLoop::FinishEarly(InnerStatus status) {
                                    ? TerminationType::kMaxWallTime
                                    : FromInner(status);
   return Finish(type, std::string("inner solver stopped: ") + ToString(type));
+}
+
+bool OuterLoop::Acceptable() const {
+  return current_.c_norm() <= options_.acceptable_feasibility_tol &&
+         current_.grad_q_norm <= options_.acceptable_stationarity_tol;
+}
+
+// A subproblem that stalled short of (2.4) at a point that is not acceptable
+// but lowered ||c|| by more than infeasibility_decrease (relative; hs099
+// crept down in the 5th digit for 60 subproblems while the rounding noise of
+// grad Q grew with beta to 3e7): beta grows as after a converged one (Options::
+// max_stalled_subproblems). The stall is the rounding floor of grad Q at this
+// beta (catena: ||grad Q|| = 8e-6 > tau = 5e-6 at beta = 1e9, the Newton step
+// 6e-16 below the spacing of x's doubles), which a larger beta does not lower,
+// but ||c|| ~ ||lambda|| / beta still falls. Q did not increase (2.3), so
+// x_{k+1} is a valid start for the next subproblem; the solve can end
+// "converged" only after a subproblem that met (2.4).
+bool OuterLoop::ContinueAfterStall(InnerStatus status) {
+  if (status != InnerStatus::kStalled || Acceptable()) return false;
+  if (current_.c_norm() <= options_.feasibility_tol) return false;
+  const size_t k = summary_.outer.size();
+  const double before = k >= 2 ? summary_.outer[k - 2].c_norm : std::sqrt(x0_c_squared_);
+  if (!(current_.c_norm() < (1.0 - options_.infeasibility_decrease) * before)) return false;
+  return ++stalled_subproblems_ <= options_.max_stalled_subproblems;
 }
 
 bool OuterLoop::EvaluateStart(const Vector& x0) {
@@ -206,15 +232,19 @@ double OuterLoop::PrepareSubproblem(int k) {
   return current_.Q(beta);
 }
 
-// True when the last infeasibility_window subproblems together lowered
-// ||c|| by less than infeasibility_decrease (relative): with beta growing by
-// alpha >= 1.2 each time, a feasible path would have cut ||c|| ~ 1/beta.
+// Local infeasibility (Options::infeasibility_window): true when the last
+// infeasibility_window subproblems together lowered ||c|| by less than
+// infeasibility_decrease (relative) AND x_{k+1} is a stationary point of
+// ||c|| over the box. The first part alone also holds while the iterates do
+// not move because the adaptive tau lets each start point pass (2.4); only
+// the second is evidence that no beta will lower ||c||.
 bool OuterLoop::Stuck(int k) const {
   const int w = options_.infeasibility_window;
   if (k < w) return false;
   const double before = summary_.outer[k - w].c_norm;
   const double now = summary_.outer[k].c_norm;
-  return now >= (1.0 - options_.infeasibility_decrease) * before;
+  if (now < (1.0 - options_.infeasibility_decrease) * before) return false;
+  return summary_.outer[k].violation_stationarity <= options_.infeasibility_stationarity_tol;
 }
 
 // alpha_k: the paper's fixed alpha, or the adaptive rule of Options.
@@ -275,6 +305,7 @@ void OuterLoop::Record(int k, double q_start, const InnerSummary& inner) {
   r.c_norm = current_.c_norm();
   r.grad_q_norm = current_.grad_q_norm;
   r.tau = inner.tau;
+  r.violation_stationarity = q_.ViolationStationarity(current_);
   r.q_start = q_start;
   r.q_end = current_.Q(q_.beta());
   r.inner_status = inner.status;

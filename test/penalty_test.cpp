@@ -116,3 +116,22 @@ BOOST_AUTO_TEST_CASE(HessianProductMatchesFiniteDifferencesOfTheGradient) {
     BOOST_TEST(q.counts().hess_evals == 1);
   }
 }
+
+BOOST_AUTO_TEST_CASE(ViolationStationarityIsTheGradientOfTheViolationNorm) {
+  // Without bounds grad Q - grad f = beta J^T c, and grad ||c|| = J^T c / ||c||.
+  for (const TestProblem& p : AllProblems()) {
+    EigenProblem problem(p);
+    qpm::PenaltyFunction q(&problem);
+    q.set_beta(37.0);
+    qpm::Iterate it;
+    q.Allocate(&it);
+    it.x = p.x0 + 0.1 * Vector::LinSpaced(p.n, 0.3, -0.2);
+    BOOST_REQUIRE(q.EvaluateValues(&it));
+    BOOST_REQUIRE(q.EvaluateDerivatives(&it));
+    if (q.has_bounds() || it.c_norm() == 0.0) continue;
+    const double expected = (it.grad_q - it.grad_f).norm() / 37.0 / it.c_norm();
+    BOOST_TEST_CONTEXT(p.name) {
+      BOOST_TEST(q.ViolationStationarity(it) == expected, tt::tolerance(1e-10));
+    }
+  }
+}

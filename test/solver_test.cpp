@@ -150,6 +150,59 @@ BOOST_AUTO_TEST_CASE(LbfgsWarmStartKeepsTheAnswer) {
   BOOST_TEST((b.x - p.x_star).norm() <= 1e-4);
 }
 
+BOOST_AUTO_TEST_CASE(DoesNotDeclareInfeasibilityWhileTheAdaptiveToleranceLetsTheStartPass) {
+  // min 1e-4 (x - 2)^2  s.t.  1e-3 (x - 1) = 0 from x = 0. With tau = ||c||
+  // the start point passes (2.4) until beta 1e-6 |x - 1| > 1e-3 |x - 1|,
+  // i.e. for ~38 subproblems with ||c|| unchanged: more than the window of
+  // 30. The violation is not stationary there (||grad ||c|||| = 1e-3), so the
+  // solve goes on, and converges once beta ~ 1e3.
+  TestProblem p;
+  p.name = "flat constraint";
+  p.n = 1, p.m = 1;
+  p.x0 = Vector::Zero(1);
+  p.f = [](const Vector& x) { return 1e-4 * (x[0] - 2) * (x[0] - 2); };
+  p.grad = [](const Vector& x) { return Vector::Constant(1, 2e-4 * (x[0] - 2)); };
+  p.c = [](const Vector& x) { return Vector::Constant(1, 1e-3 * (x[0] - 1)); };
+  p.jac = [](const Vector&) { return Eigen::MatrixXd::Constant(1, 1, 1e-3); };
+  p.hess = [](const Vector&, double s, const Vector&) {
+    return Eigen::MatrixXd::Constant(1, 1, 2e-4 * s);
+  };
+  EigenProblem problem(p);
+  for (auto inner : {qpm::InnerSolverType::kTrustRegion, qpm::InnerSolverType::kGradientDescent}) {
+    qpm::Options o = Tight(1e-6);
+    o.inner_solver = inner;
+    const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
+    BOOST_TEST_CONTEXT(qpm::ToString(inner)) {
+      BOOST_TEST(Status(s) == "converged");
+      BOOST_TEST(s.outer_iterations > o.infeasibility_window);  // the old test fired here
+      BOOST_TEST(std::abs(s.x[0] - 1.0) <= 1e-3);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(KeepsRaisingBetaAfterARoundingFloorStallWhileTheViolationFalls) {
+  // HS7 at eps 1e-11 needs beta ~ 1e11, where grad Q's rounding floor is far
+  // above tau: subproblems stall. Nothing is acceptable here, so without the
+  // continuation the solve ends at the first stall; with it, beta keeps
+  // growing and ||c|| keeps falling. Neither may claim convergence.
+  EigenProblem problem(Hs7());
+  qpm::Options o = Tight(1e-11);
+  o.inner_solver = qpm::InnerSolverType::kTrustRegion;
+  o.acceptable_feasibility_tol = 0.0;
+  o.acceptable_stationarity_tol = 0.0;
+  qpm::Options once = o;
+  once.max_stalled_subproblems = 0;
+  const qpm::Summary first = qpm::Solve(&problem, Hs7().x0, once);
+  const qpm::Summary on = qpm::Solve(&problem, Hs7().x0, o);
+  BOOST_TEST_MESSAGE("||c|| " << first.c_norm << " after " << first.outer_iterations
+                     << " subproblems, " << on.c_norm << " after " << on.outer_iterations);
+  BOOST_TEST(Status(first) == "stalled");
+  BOOST_TEST(Status(on) == "stalled");
+  BOOST_TEST(on.outer_iterations > first.outer_iterations);
+  BOOST_TEST(on.c_norm < 0.5 * first.c_norm);
+  BOOST_TEST(std::abs(on.f - Hs7().f_star) <= 1e-6);
+}
+
 BOOST_AUTO_TEST_CASE(DetectsLocalInfeasibilityAndReturnsTheLeastViolationPoint) {
   // min (x1 - 1)^2 + x2^2  s.t.  x1^2 + x2^2 + 1 = 0: no feasible point; the
   // violation ||c||^2 is stationary (J^T c = 0) only at x = 0, where ||c|| = 1.

@@ -90,6 +90,13 @@ class PenaltyFunction {
   // possible) and refreshes c; used at the start point.
   void FitSlacks(Iterate* it) const;
 
+  // Stationarity of the violation ||c(z)|| over the box: the norm of
+  // grad ||c|| = J_z^T c / ||c|| (J_z = dc/dz, slack columns -1) projected on
+  // the tangent cone as in FormGradient; 0 when c = 0. Small with ||c||
+  // large: z is (nearly) a stationary point of the violation, the evidence of
+  // local infeasibility. O(nnz(J)), no callbacks.
+  double ViolationStationarity(const Iterate& it);
+
   // z <- P(z), the projection on the box; returns how many entries moved.
   int Project(VectorRef z) const;
 
@@ -125,6 +132,7 @@ class PenaltyFunction {
   std::vector<int> diagonal_slot_;  // value index of W_ii, -1 if not stored
   Vector lambda_;         // beta c, the multipliers W was formed with
   Vector jv_;             // J v_x - v_s on the rows
+  Vector violation_grad_; // J_z^T c
 };
 
 }  // namespace qpm

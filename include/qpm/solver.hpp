@@ -31,7 +31,7 @@ enum class TerminationType {
   kConverged,             // an (eps0, eps1)-KKT point: ||c|| <= eps0, ||grad Q|| <= eps1
   kAcceptable,            // stalled at a point within the acceptable tolerances
   kMaxOuterIterations,    // x_k of the last outer iteration; max_outer_iter reached
-  kInfeasible,            // x_k; ||c|| stopped decreasing while beta grew (see Options)
+  kInfeasible,            // x_k; a stationary point of ||c|| > eps0 that beta did not leave (see Options)
   kMaxInnerIterations,    // the last accepted inner iterate; inner budget spent
   kMaxCpuTime,            // the last accepted inner iterate; max_cpu_time passed
   kMaxWallTime,           // the last accepted inner iterate; max_wall_time passed
@@ -52,6 +52,7 @@ struct OuterRecord {
   double c_norm = 0.0;       // ||c(x_{k+1})||_2
   double grad_q_norm = 0.0;  // ||grad Q_{beta_k}(x_{k+1})||_2
   double tau = 0.0;          // tau(x_{k+1})
+  double violation_stationarity = 0.0;  // ||P_T(-J_z^T c)|| / ||c|| at x_{k+1}
   bool started_at_x0 = false;  // (5.2) chose x_0 over x_k
   double q_start = 0.0;      // min(Q(x_k), Q(x_0)) for beta_k
   double q_end = 0.0;        // Q(x_{k+1}); (2.3) asks q_end <= q_start

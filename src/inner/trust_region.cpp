@@ -50,7 +50,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
     const bool accepted = TryStep(*x, &step) && HessianAtTrial(control, &hessian_current);
     if (!accepted) {
       ++rejected;
-      if (radius_ < options_.min_radius) {
+      if (radius_ < options_.min_radius || below_resolution_) {
         summary.status = InnerStatus::kStalled;
         return summary;
       }
@@ -61,6 +61,10 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
     SwapIterates(x, &trial_);
     preconditioner_current = false;
     if (ReportStep(control, *x, step, &monitor, &summary)) return summary;
+    if (below_resolution_ && !CheckStop(control, *x, &summary)) {
+      summary.status = InnerStatus::kStalled;
+      return summary;
+    }
   }
   return summary;
 }
@@ -88,6 +92,7 @@ bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {
                           ? BoundedStep(x, tol, max_iter, m)
                           : cg_.Solve(hessian_, x.grad_q, radius_, tol, max_iter, &step_, nullptr, m);
   const double step_norm = step_.norm();
+  below_resolution_ = cg.exit == CgExit::kConverged && BelowResolution(x.x);
   step->step_size = radius_;
   step->step_norm = step_norm;
   trial_.x = x.x + step_;
@@ -96,6 +101,16 @@ bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {
   const bool accept = rho >= options_.eta_accept && derivatives_ready_;
   UpdateRadius(accept ? rho : std::min(rho, 0.0), step_norm);
   return accept;
+}
+
+// True when every entry of the step is within resolution_steps spacings of
+// the doubles around z_i: |p_i| <= resolution_steps eps_mach |z_i|.
+bool TrustRegion::BelowResolution(const Vector& z) const {
+  const double ulps = options_.resolution_steps * std::numeric_limits<double>::epsilon();
+  for (int i = 0; i < z.size(); ++i) {
+    if (std::abs(step_[i]) > ulps * std::abs(z[i])) return false;
+  }
+  return true;
 }
 
 // Projected trust-region step: the generalized Cauchy point along

@@ -31,6 +31,7 @@ class TrustRegion : public InnerSolver {
   double radius() const { return radius_; }
 
  private:
+  bool BelowResolution(const Vector& z) const;
   // Computes a step from x, tries it, updates the radius. True when the step
   // was accepted (trial_ then holds the new point with derivatives).
   bool TryStep(const Iterate& x, StepInfo* step);
@@ -52,6 +53,7 @@ class TrustRegion : public InnerSolver {
   HessianOperator apply_preconditioner_;
   const Iterate* at_ = nullptr;  // iterate whose Hessian is loaded
   bool derivatives_ready_ = false;  // trial_ has its gradient
+  bool below_resolution_ = false;   // CG's minimizer is within the rounding of x
 };
 
 }  // namespace qpm
