@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <memory>
 
@@ -94,6 +95,8 @@ class OuterLoop {
   double NextGrowth(long inner_iterations);
   bool Stuck(int k) const;
   void RememberSolution();
+  void KeepLeastViolation();
+  void RestoreLeastViolation();
   void TryExtrapolation();
 
   const Options& options_;
@@ -113,6 +116,10 @@ class OuterLoop {
   long iterations_ = 0;  // inner iterations over all subproblems
   int k_ = 0;
   int stalled_subproblems_ = 0;  // continued after a stall (ContinueAfterStall)
+  // The outer iterate of least ||c|| so far (x, f, g, c; derivatives are
+  // re-evaluated if it is returned): a local-infeasibility stop returns it.
+  Vector least_z_, least_g_, least_c_;
+  double least_f_ = 0.0, least_c_squared_ = std::numeric_limits<double>::infinity();
   double alpha_ = 0.0;             // adaptive growth factor
   Vector last_z_, previous_z_;     // extrapolation: x_{k}, x_{k-1}
   double last_beta_ = 0.0, previous_beta_ = 0.0;
@@ -144,6 +151,7 @@ Summary OuterLoop::Run(const Vector& x0) {
     }
     const InnerSummary inner = SolveSubproblem();
     Record(k_, q_start, inner);
+    KeepLeastViolation();
     if (inner.status != InnerStatus::kConverged && !ContinueAfterStall(inner.status)) {
       return FinishEarly(inner.status);
     }
@@ -151,6 +159,7 @@ Summary OuterLoop::Run(const Vector& x0) {
       return Finish(TerminationType::kConverged, "||c|| <= eps0 and ||grad Q|| <= eps1");
     }
     if (Stuck(k_)) {
+      RestoreLeastViolation();
       return Finish(TerminationType::kInfeasible,
                     "||c|| stopped decreasing while beta grew: a stationary point of the "
                     "constraint violation (locally infeasible)");
@@ -256,6 +265,23 @@ double OuterLoop::NextGrowth(long inner_iterations) {
     alpha_ = std::max(0.5 * alpha_, options_.penalty_growth);
   }
   return alpha_;
+}
+
+void OuterLoop::KeepLeastViolation() {
+  if (!(current_.c_squared < least_c_squared_)) return;
+  least_z_ = current_.x, least_g_ = current_.g, least_c_ = current_.c;
+  least_f_ = current_.f, least_c_squared_ = current_.c_squared;
+}
+
+// Back to the least-violation outer iterate, when it is not the current one
+// and its derivatives can be evaluated again (they always could there).
+void OuterLoop::RestoreLeastViolation() {
+  if (!(least_c_squared_ < current_.c_squared)) return;
+  Iterate& x = extrapolated_;  // spare storage, unused from here on
+  if (!x.x.size()) q_.Allocate(&x);
+  x.x = least_z_, x.g = least_g_, x.c = least_c_;
+  x.f = least_f_, x.c_squared = least_c_squared_;
+  if (q_.EvaluateDerivatives(&x)) SwapIterates(&current_, &x);
 }
 
 // Keeps x_{k+1} and beta_k for the extrapolation of the next start.

@@ -227,6 +227,9 @@ BOOST_AUTO_TEST_CASE(DetectsLocalInfeasibilityAndReturnsTheLeastViolationPoint) 
       BOOST_TEST(s.outer_iterations < 200);  // stopped, not run to max_outer_iter
       BOOST_TEST(s.c_norm <= 1.0 + 1e-3);    // the least violation, at x ~ 0
       BOOST_TEST(s.x.norm() <= 0.05);
+      double least = std::numeric_limits<double>::infinity();
+      for (const qpm::OuterRecord& r : s.outer) least = std::min(least, r.c_norm);
+      BOOST_TEST(s.c_norm <= least);  // no outer iterate had less violation
     }
   }
 }
