@@ -162,7 +162,10 @@ Summary OuterLoop::Run(const Vector& x0) {
     const InnerSummary inner = SolveSubproblem();
     if (inner.status == InnerStatus::kRunaway) {
       const bool restored = RestoreStart();  // x_{k+1} = x_k
-      Record(k_, q_start, inner);
+      InnerSummary restart = inner;
+      restart.tau = FeasibilityTolerance{options_.feasibility_tol, options_.stationarity_tol,
+                                         options_.tolerance_cap}(current_.c_norm());
+      Record(k_, q_start, restart);
       if (!restored || runaway_restarts_++ >= options_.max_runaway_restarts) {
         return Finish(TerminationType::kDiverging,
                       "the subproblem's iterates ran away (||x||_inf > diverging_iterates_tol, "
