@@ -60,6 +60,14 @@ void RegisterOptionsImpl(const SmartPtr<RegisteredOptions>& r) {
       "qpm_tolerance_cap",
       "tau_cap of the feasibility-aware tolerance tau(x) = max(eps1, min(tau_cap, eps1/eps0 ||c(x)||)).",
       0.0, false, 1e20, "1e20 or more means +infinity (the paper's adaptive rule); 0 gives tau = eps1.");
+  r->AddLowerBoundedNumberOption(
+      "qpm_runaway_factor",
+      "kappa: a subproblem whose iterate reaches ||c|| > kappa max(||c(x_k)||, 1), "
+      "f < f(x_k) - kappa max(|f(x_k)|, 1) or ||x||_inf > kappa max(||x_k||_inf, 1) is "
+      "restarted from x_k with beta times 10.",
+      1.0, true, 1e4,
+      "Q_beta can be unbounded below at small beta. After 20 restarts only "
+      "||x||_inf > diverging_iterates_tol is tested, and ends the solve with Diverging_Iterates.");
   r->AddNumberOption("qpm_max_wall_time",
                      "Wall-clock limit in seconds (<= 0: none); Ipopt 3.11 has no max_wall_time.", 0.0,
                      "Reported as Maximum_CpuTime_Exceeded, Ipopt 3.11's nearest return code.");
@@ -143,6 +151,7 @@ ApplicationReturnStatus ToApplicationStatus(TerminationType type) {
     case TerminationType::kStalled: return Search_Direction_Becomes_Too_Small;
     case TerminationType::kUserStop: return User_Requested_Stop;
     case TerminationType::kEvaluationError: return Invalid_Number_Detected;
+    case TerminationType::kDiverging: return Diverging_Iterates;
     case TerminationType::kInvalidNumberAtStart: return Invalid_Number_Detected;
     case TerminationType::kInvalidOptions: return Invalid_Option;
   }
@@ -161,6 +170,7 @@ SolverReturn ToSolverReturn(TerminationType type) {
     case TerminationType::kStalled: return STOP_AT_TINY_STEP;
     case TerminationType::kUserStop: return USER_REQUESTED_STOP;
     case TerminationType::kEvaluationError: return INVALID_NUMBER_DETECTED;
+    case TerminationType::kDiverging: return DIVERGING_ITERATES;
     case TerminationType::kInvalidNumberAtStart: return INVALID_NUMBER_DETECTED;
     case TerminationType::kInvalidOptions: return INVALID_OPTION;
   }
@@ -177,6 +187,7 @@ const char* ExitMessage(ApplicationReturnStatus status) {
     case User_Requested_Stop: return "Stopping optimization at current point as requested by user.";
     case Invalid_Number_Detected: return "Invalid number in NLP function or derivative detected.";
     case Infeasible_Problem_Detected: return "Converged to a point of local infeasibility. Problem may be infeasible.";
+    case Diverging_Iterates: return "Iterates diverging; problem might be unbounded.";
     case Invalid_Problem_Definition: return "Problem has invalid or unsupported definition.";
     case Invalid_Option: return "Invalid option encountered.";
     case NonIpopt_Exception_Thrown: return "Unknown Exception caught in QPM.";
@@ -243,6 +254,8 @@ bool QpmApplication::ReadOptions(qpm::Options* o, TnlpOptions* t, std::string* e
   list.GetNumericValue("qpm_penalty_init", o->penalty_init, "");
   list.GetNumericValue("qpm_penalty_growth", o->penalty_growth, "");
   list.GetNumericValue("qpm_tolerance_cap", o->tolerance_cap, "");
+  list.GetNumericValue("diverging_iterates_tol", o->diverging_iterates_tol, "");
+  list.GetNumericValue("qpm_runaway_factor", o->runaway_violation_factor, "");
   list.GetNumericValue("max_cpu_time", o->max_cpu_time, "");
   list.GetNumericValue("qpm_max_wall_time", o->max_wall_time, "");
   Index value = 0;

@@ -56,6 +56,10 @@ bool Options::IsValid(std::string* why) const {
   if (!(infeasibility_decrease >= 0.0 && infeasibility_decrease < 1.0)) return Fail(why, "infeasibility_decrease must be in [0, 1)");
   if (!(infeasibility_stationarity_tol >= 0.0)) return Fail(why, "infeasibility_stationarity_tol must be >= 0");
   if (max_stalled_subproblems < 0) return Fail(why, "max_stalled_subproblems must be >= 0");
+  if (!(runaway_violation_factor > 1.0)) return Fail(why, "runaway_violation_factor must be > 1");
+  if (!(runaway_penalty_factor > 1.0)) return Fail(why, "runaway_penalty_factor must be > 1");
+  if (max_runaway_restarts < 0) return Fail(why, "max_runaway_restarts must be >= 0");
+  if (!(diverging_iterates_tol > 0.0)) return Fail(why, "diverging_iterates_tol must be > 0");
   if (!(feasibility_tol > 0.0)) return Fail(why, "feasibility_tol (eps0) must be > 0");
   if (!(stationarity_tol > 0.0)) return Fail(why, "stationarity_tol (eps1) must be > 0");
   if (!(tolerance_cap >= 0.0)) return Fail(why, "tolerance_cap must be >= 0");

@@ -52,9 +52,10 @@ void PrintHeader(Ipopt::Journalist& jnlst, const TnlpProblem& problem, const Opt
 }
 
 void PrintOuterLine(Ipopt::Journalist& jnlst, const OuterRecord& r, double obj_scaling) {
-  jnlst.Printf(J_ITERSUMMARY, J_MAIN, "%5d %9.3e %15.8e %11.4e %12.4e %10.3e %7ld %9ld %9ld\n", r.k,
+  jnlst.Printf(J_ITERSUMMARY, J_MAIN, "%5d %9.3e %15.8e %11.4e %12.4e %10.3e %7ld %9ld %9ld%s\n", r.k,
                r.beta, r.f / obj_scaling, r.c_norm, r.grad_q_norm, r.tau, r.inner_iterations,
-               r.q_evals, r.grad_evals);
+               r.q_evals, r.grad_evals,
+               r.inner_status == InnerStatus::kRunaway ? "  runaway: restart from x_k" : "");
 }
 
 void PrintFooter(Ipopt::Journalist& jnlst, const Summary& s, const CallbackCounts& counts,

@@ -25,6 +25,7 @@ const char* ToString(TerminationType type) {
     case TerminationType::kStalled: return "stalled";
     case TerminationType::kUserStop: return "user stop";
     case TerminationType::kEvaluationError: return "evaluation error";
+    case TerminationType::kDiverging: return "diverging iterates";
     case TerminationType::kInvalidNumberAtStart: return "invalid number at start";
     case TerminationType::kInvalidOptions: return "invalid options";
   }
@@ -63,6 +64,7 @@ TerminationType FromInner(InnerStatus status) {
     case InnerStatus::kStalled: return TerminationType::kStalled;
     case InnerStatus::kUserStop: return TerminationType::kUserStop;
     case InnerStatus::kEvaluationError: return TerminationType::kEvaluationError;
+    case InnerStatus::kRunaway: return TerminationType::kDiverging;
   }
   return TerminationType::kStalled;
 }
@@ -98,6 +100,8 @@ class OuterLoop {
   void KeepLeastViolation();
   void RestoreLeastViolation();
   void TryExtrapolation();
+  void KeepStart();
+  bool RestoreStart();
 
   const Options& options_;
   const Callbacks& callbacks_;
@@ -124,6 +128,11 @@ class OuterLoop {
   Vector last_z_, previous_z_;     // extrapolation: x_{k}, x_{k-1}
   double last_beta_ = 0.0, previous_beta_ = 0.0;
   Iterate extrapolated_;
+  // The start point of the current subproblem (x, f, g, c), for the restart
+  // after a runaway; its derivatives are re-evaluated then.
+  Vector start_z_, start_g_, start_c_;
+  double start_f_ = 0.0, start_c_squared_ = 0.0;
+  int runaway_restarts_ = 0;
 };
 
 Summary OuterLoop::Run(const Vector& x0) {
@@ -149,7 +158,22 @@ Summary OuterLoop::Run(const Vector& x0) {
     if (std::isnan(q_start)) {
       return Finish(TerminationType::kStalled, "derivatives at x_0 failed on the restart (5.2)");
     }
+    KeepStart();
     const InnerSummary inner = SolveSubproblem();
+    if (inner.status == InnerStatus::kRunaway) {
+      const bool restored = RestoreStart();  // x_{k+1} = x_k
+      InnerSummary restart = inner;
+      restart.tau = FeasibilityTolerance{options_.feasibility_tol, options_.stationarity_tol,
+                                         options_.tolerance_cap}(current_.c_norm());
+      Record(k_, q_start, restart);
+      if (!restored || runaway_restarts_++ >= options_.max_runaway_restarts) {
+        return Finish(TerminationType::kDiverging,
+                      "the subproblem's iterates ran away (||x||_inf > diverging_iterates_tol, "
+                      "after max_runaway_restarts restarts with larger penalties)");
+      }
+      q_.set_beta(q_.beta() * std::max(options_.runaway_penalty_factor, alpha_));
+      continue;
+    }
     Record(k_, q_start, inner);
     KeepLeastViolation();
     if (inner.status != InnerStatus::kConverged && !ContinueAfterStall(inner.status)) {
@@ -308,6 +332,31 @@ void OuterLoop::TryExtrapolation() {
   ++summary_.extrapolations;
 }
 
+// Runaway subproblems (Options::runaway_violation_factor). Q_beta can be
+// unbounded below in the box at small beta: on eigmaxc of the AMPL corpus the
+// trust region followed f to -7e8 with ||c|| stuck at 1.0, on ex2_1_7 to
+// -2e20 with ||c|| growing, each until the CPU limit. Each accepted inner
+// point x has f(x) <= Q_beta(x_start) - beta/2 ||c(x)||^2, and f can fall
+// without bound only as ||z|| grows: f, ||c|| or ||z|| far beyond their
+// values at the start (a factor kappa = 1e4 of their scale) is that descent,
+// whose end, if any, is not near the penalty path x(beta) -> x*.
+// Restarting from the subproblem's start with a larger beta keeps (2.3):
+// x_{k+1} = x_start does not increase Q, and the next subproblem starts at
+// argmin of Q over {x_k, x_0} (5.2) for the new beta, as any other does.
+void OuterLoop::KeepStart() {
+  start_z_ = current_.x, start_g_ = current_.g, start_c_ = current_.c;
+  start_f_ = current_.f, start_c_squared_ = current_.c_squared;
+}
+
+// Back to the subproblem's start after a runaway, derivatives and grad Q for
+// this beta evaluated again; false only for a nondeterministic model whose
+// derivatives fail where they once did not.
+bool OuterLoop::RestoreStart() {
+  current_.x = start_z_, current_.g = start_g_, current_.c = start_c_;
+  current_.f = start_f_, current_.c_squared = start_c_squared_;
+  return q_.EvaluateDerivatives(&current_);  // also forms grad Q
+}
+
 InnerSummary OuterLoop::SolveSubproblem() {
   InnerControl control;
   control.tolerance.eps0 = options_.feasibility_tol;
@@ -316,6 +365,14 @@ InnerSummary OuterLoop::SolveSubproblem() {
   control.max_iterations = options_.max_inner_iter - iterations_;
   control.deadline = &deadline_;
   control.stall_rounding = options_.stall_rounding;
+  control.max_abs_z = options_.diverging_iterates_tol;
+  if (runaway_restarts_ < options_.max_runaway_restarts) {
+    const double kappa = options_.runaway_violation_factor;
+    control.max_violation = kappa * std::max(current_.c_norm(), 1.0);
+    control.min_objective = current_.f - kappa * std::max(std::abs(current_.f), 1.0);
+    control.max_abs_z = std::min(control.max_abs_z,
+                                 kappa * std::max(current_.x.lpNorm<Eigen::Infinity>(), 1.0));
+  }
   control.on_iteration = [this](const Iterate& x, const StepInfo& step) {
     ++iterations_;
     return Notify(x, step);

@@ -233,3 +233,60 @@ BOOST_AUTO_TEST_CASE(DetectsLocalInfeasibilityAndReturnsTheLeastViolationPoint) 
     }
   }
 }
+
+BOOST_AUTO_TEST_CASE(RestartsARunawaySubproblemWithALargerPenalty) {
+  // min 10 x1 x2 + x1  s.t.  x1 - x2 - 1 = 0:  x* = (0.45, -0.55), f* = -2.025.
+  // Q_beta's Hessian [[beta, 10 - beta], [10 - beta, beta]] has the
+  // eigenvalue 2 beta - 10 along (1, -1): Q_beta is unbounded below for
+  // beta < 5, so the first subproblems (beta = 1, 1.2, ...) have no minimizer
+  // and the inner solver follows f to -infinity while ||c|| grows. The
+  // subproblem is abandoned once ||c|| > kappa max(||c(x_k)||, 1) and
+  // restarted from x_k with beta times 10, where Q_beta is convex.
+  TestProblem p;
+  p.name = "runaway";
+  p.n = 2, p.m = 1;
+  p.x0 = (Vector(2) << 0.5, -0.5).finished();
+  p.f = [](const Vector& x) { return 10.0 * x[0] * x[1] + x[0]; };
+  p.grad = [](const Vector& x) { return (Vector(2) << 10.0 * x[1] + 1.0, 10.0 * x[0]).finished(); };
+  p.c = [](const Vector& x) { return Vector::Constant(1, x[0] - x[1] - 1.0); };
+  p.jac = [](const Vector&) { return (Eigen::MatrixXd(1, 2) << 1.0, -1.0).finished(); };
+  p.hess = [](const Vector&, double s, const Vector&) {
+    return (Eigen::MatrixXd(2, 2) << 0.0, 10.0 * s, 10.0 * s, 0.0).finished();
+  };
+  EigenProblem problem(p);
+  for (auto inner : {qpm::InnerSolverType::kTrustRegion, qpm::InnerSolverType::kGradientDescent,
+                     qpm::InnerSolverType::kLbfgs}) {
+    qpm::Options o = Tight(1e-6);
+    o.inner_solver = inner;
+    o.max_inner_iter = 100000;  // without the restart: the iterates run away until this limit
+    const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
+    BOOST_TEST_CONTEXT(qpm::ToString(inner)) {
+      BOOST_TEST(Status(s) == "converged");
+      BOOST_TEST(std::abs(s.x[0] - 0.45) <= 1e-4);
+      BOOST_TEST(std::abs(s.x[1] + 0.55) <= 1e-4);
+      BOOST_TEST(std::abs(s.f + 2.025) <= 1e-4);
+      BOOST_TEST(s.beta >= 5.0);  // only there is Q_beta bounded below
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(EndsDivergingWhenNoPenaltyBoundsTheSubproblem) {
+  // min -x1  s.t.  x2 = 0: unbounded below on the feasible set, so no beta
+  // helps. After max_runaway_restarts restarts, the iterates run to
+  // ||x||_inf > diverging_iterates_tol (gradient descent doubles its step).
+  TestProblem p;
+  p.name = "unbounded";
+  p.n = 2, p.m = 1;
+  p.x0 = (Vector(2) << 1.0, 0.0).finished();  // feasible: x2 stays 0 whatever beta
+  p.f = [](const Vector& x) { return -x[0]; };
+  p.grad = [](const Vector&) { return (Vector(2) << -1.0, 0.0).finished(); };
+  p.c = [](const Vector& x) { return Vector::Constant(1, x[1]); };
+  p.jac = [](const Vector&) { return (Eigen::MatrixXd(1, 2) << 0.0, 1.0).finished(); };
+  p.hess = [](const Vector&, double, const Vector&) { return Eigen::MatrixXd::Zero(2, 2).eval(); };
+  EigenProblem problem(p);
+  qpm::Options o = Tight(1e-6);
+  o.max_inner_iter = 100000;
+  const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
+  BOOST_TEST(Status(s) == "diverging iterates");
+  BOOST_TEST(s.x[0] < 1e20);  // x_k of the subproblem that diverged, not its last iterate
+}

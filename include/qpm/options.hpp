@@ -146,6 +146,33 @@ struct Options {
   // the solve acceptable or stalled, with its point; kConverged still needs
   // a subproblem that met (2.4).
   int max_stalled_subproblems = 100;
+  // Runaway subproblems. At small beta, Q_beta can be unbounded below in the
+  // box (f falls faster than beta/2 ||c||^2 rises: eigmaxc, ex2_1_7 of the
+  // AMPL corpus), and an inner solver that only has to lower Q follows f to
+  // -infinity, with ||c|| or ||x|| growing, until a limit ends the solve.
+  // f -> -infinity needs ||z|| -> infinity (f is continuous on bounded
+  // sets), and every accepted inner point has f(x) <= Q_beta(x_start) -
+  // beta/2 ||c(x)||^2, so f, ||c|| and ||z|| running far from the start are
+  // signs of the same descent. With kappa = runaway_violation_factor, the
+  // inner solve is abandoned at the first accepted point with
+  //   ||c(x)|| > kappa max(||c(x_start)||, 1),  or
+  //   f(x) < f(x_start) - kappa max(|f(x_start)|, 1),  or
+  //   ||z||_inf > min(kappa max(||z_start||_inf, 1), diverging_iterates_tol),
+  // x_start the point the subproblem started from (x_k, x_0 or the
+  // extrapolation). The subproblem then returns x_{k+1} = x_start (Q did
+  // not increase, so (2.3) holds) and beta grows by
+  // max(runaway_penalty_factor, alpha) instead of alpha: a larger beta
+  // makes Q_beta bounded near the feasible set (beta > 2 |negative curvature
+  // of f| / sigma_min(J)^2 for quadratic f and linear c). At most
+  // max_runaway_restarts restarts per solve (beta up by >= 1e20 in all: a
+  // false alarm, e.g. a start point far from a solution of large |x| or |f|,
+  // costs only a faster beta ramp). After them only Ipopt's test remains:
+  // ||z||_inf > diverging_iterates_tol ends the solve with kDiverging
+  // (Ipopt's Diverging_Iterates) at the subproblem's start point.
+  double runaway_violation_factor = 1e4;  // kappa (> 1; qpm_runaway_factor)
+  double runaway_penalty_factor = 10.0;   // beta <- max(this, alpha) beta on a restart
+  int max_runaway_restarts = 20;          // per solve
+  double diverging_iterates_tol = 1e20;   // Ipopt's diverging_iterates_tol (on ||z||_inf)
   double feasibility_tol = 1e-8;  // eps0: stop when ||c(x_{k+1})||_2 <= eps0
   double stationarity_tol = 1e-8; // eps1: ||grad Q(x_{k+1})||_2 <= tau(x_{k+1})
   double tolerance_cap = 1e20;    // tau_cap of Def. 2.1; >= 1e20 is +inf, 0 fixed

@@ -39,6 +39,8 @@ enum class TerminationType {
   kUserStop,              // the last accepted inner iterate; callback returned false
   kInvalidNumberAtStart,  // x_0; the model cannot be evaluated there
   kEvaluationError,       // the last accepted point; W could not be evaluated there
+  kDiverging,             // x_k, the start of a subproblem whose iterates ran away after
+                          // max_runaway_restarts restarts (Options::runaway_violation_factor)
   kInvalidOptions,        // x_0 unchanged; Options::IsValid failed
 };
 

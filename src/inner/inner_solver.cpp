@@ -19,6 +19,7 @@ const char* ToString(InnerStatus status) {
     case InnerStatus::kStalled: return "stalled";
     case InnerStatus::kUserStop: return "user stop";
     case InnerStatus::kEvaluationError: return "evaluation error";
+    case InnerStatus::kRunaway: return "runaway";
   }
   return "unknown";
 }
@@ -93,12 +94,27 @@ bool StallMonitor::Stalled(const Iterate& x) {
   return drought >= std::max(window_, last_progress_);
 }
 
+namespace {
+// ||c|| far beyond the subproblem's start or |z| beyond Ipopt's divergence
+// limit (Options::runaway_violation_factor). ||c|| is cached (O(1)); the
+// max-norm of z is O(n), as the step itself.
+bool RanAway(const InnerControl& control, const Iterate& x) {
+  if (x.c_norm() > control.max_violation || x.f < control.min_objective) return true;
+  return control.max_abs_z < std::numeric_limits<double>::infinity() && x.x.size() &&
+         x.x.lpNorm<Eigen::Infinity>() > control.max_abs_z;
+}
+}  // namespace
+
 bool ReportStep(const InnerControl& control, const Iterate& x, const StepInfo& step,
                 StallMonitor* monitor, InnerSummary* summary) {
   ++summary->iterations;
   summary->tau = control.tolerance(x.c_norm());
   if (control.on_iteration && !control.on_iteration(x, step)) {
     summary->status = InnerStatus::kUserStop;
+    return true;
+  }
+  if (RanAway(control, x)) {
+    summary->status = InnerStatus::kRunaway;
     return true;
   }
   if (monitor->Stalled(x)) {

@@ -6,6 +6,7 @@
 #define QPM_INNER_INNER_SOLVER_HPP_
 
 #include <functional>
+#include <limits>
 
 #include "qpm/penalty.hpp"
 #include "qpm/tolerance.hpp"
@@ -20,6 +21,8 @@ enum class InnerStatus {
   kStalled,         // the last accepted point; no acceptable step was found
   kUserStop,        // the last accepted point; the iteration callback said stop
   kEvaluationError, // the last accepted point; the model failed where it must not
+  kRunaway,         // the last accepted point, beyond InnerControl's runaway limits:
+                    // the outer loop discards it (Options::runaway_violation_factor)
 };
 
 const char* ToString(InnerStatus status);
@@ -61,6 +64,12 @@ struct InnerControl {
   long max_iterations = 0;      // budget for this call
   CpuDeadline* deadline = nullptr;  // max_cpu_time; none when null
   double stall_rounding = 1e-14;  // relative decrease of Q that counts as progress
+  // An accepted point with ||c|| > max_violation, f < min_objective or
+  // ||z||_inf > max_abs_z ends the solve with kRunaway (Q_beta unbounded
+  // below: Options::runaway_violation_factor).
+  double max_violation = std::numeric_limits<double>::infinity();
+  double min_objective = -std::numeric_limits<double>::infinity();
+  double max_abs_z = std::numeric_limits<double>::infinity();
   // Called after each accepted step; returning false stops with kUserStop.
   std::function<bool(const Iterate&, const StepInfo&)> on_iteration;
 };
