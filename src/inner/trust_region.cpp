@@ -74,12 +74,13 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
 // failure the radius shrinks and W at x must be evaluated again (the stored
 // one was overwritten).
 bool TrustRegion::HessianAtTrial(const InnerControl& control, bool* hessian_current) {
-  *hessian_current = true;
-  if (trial_.grad_q_norm <= control.tolerance(trial_.c_norm())) return !(*hessian_current = false);
-  if (q_->EvaluateHessian(trial_)) return true;
-  radius_ = options_.shrink_factor * std::min(radius_, step_.norm());
-  *hessian_current = false;
-  return false;
+  if (trial_.grad_q_norm <= control.tolerance(trial_.c_norm())) {
+    *hessian_current = false;  // not needed: the subproblem ends at the trial point
+    return true;
+  }
+  *hessian_current = q_->EvaluateHessian(trial_);
+  if (!*hessian_current) radius_ = options_.shrink_factor * std::min(radius_, step_.norm());
+  return *hessian_current;
 }
 
 bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {
