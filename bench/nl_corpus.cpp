@@ -23,7 +23,7 @@
 #include <vector>
 
 #include <IpIpoptApplication.hpp>
-#include <qpm/ampl_tnlp.hpp>
+#include <qpm/ampl/ampl_tnlp.hpp>
 #include <qpm/qpm.hpp>
 
 namespace {

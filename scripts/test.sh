@@ -32,13 +32,13 @@ diff = max(abs(a - b) for a, b in zip(*nums))
 print(f"max difference in f, x, lambda: {diff:.2e}")
 sys.exit(0 if diff <= 1e-6 else 1)
 PY
-echo "== run the installed qpm executable on test/nl/inequality.nl"
+echo "== run the installed qpm executable on test/nl/inequality.nl (no library path set)"
 [ -x "$prefix/bin/qpm" ] || { echo "qpm was not installed (is libamplsolver-dev missing?)"; exit 1; }
-[ -f "$prefix/include/qpm/ampl_tnlp.hpp" ] || { echo "qpm/ampl_tnlp.hpp was not installed"; exit 1; }
+[ -f "$prefix/include/qpm/ampl/ampl_tnlp.hpp" ] || { echo "qpm/ampl/ampl_tnlp.hpp was not installed"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp test/nl/inequality.nl "$work/"
-(cd "$work" && LD_LIBRARY_PATH="$prefix/lib" "$prefix/bin/qpm" inequality.nl -AMPL tol=1e-7 print_level=0)
+(cd "$work" && env -u LD_LIBRARY_PATH "$prefix/bin/qpm" inequality.nl -AMPL tol=1e-7 print_level=0)
 [ -s "$work/inequality.sol" ] || { echo "inequality.sol was not written"; exit 1; }
 head -n 1 "$work/inequality.sol"
 echo "== all tests passed"

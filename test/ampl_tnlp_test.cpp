@@ -10,7 +10,7 @@
 #include <Eigen/Dense>
 #include <IpIpoptApplication.hpp>
 
-#include "qpm/ampl_tnlp.hpp"
+#include "qpm/ampl/ampl_tnlp.hpp"
 #include "qpm/qpm.hpp"
 
 // The models in test/nl/ are small enough to check by hand; each comment

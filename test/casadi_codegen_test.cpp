@@ -11,7 +11,7 @@
 
 #include <IpIpoptApplication.hpp>
 
-#include "qpm/casadi_codegen_tnlp.hpp"
+#include "qpm/casadi/codegen_tnlp.hpp"
 #include "qpm/qpm.hpp"
 
 using Ipopt::Index;

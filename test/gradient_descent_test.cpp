@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "qpm/inner/gradient_descent.hpp"
+#include "qpm/core/inner/gradient_descent.hpp"
 #include "test_problems.hpp"
 
 using namespace qpm_test;

@@ -1,8 +1,8 @@
 #define BOOST_TEST_MODULE preconditioner
 #include <boost/test/unit_test.hpp>
 
-#include "qpm/inner/preconditioner.hpp"
-#include "qpm/solver.hpp"
+#include "qpm/core/inner/preconditioner.hpp"
+#include "qpm/core/solver.hpp"
 #include "test_problems.hpp"
 
 using namespace qpm_test;

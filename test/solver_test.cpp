@@ -1,7 +1,7 @@
 #define BOOST_TEST_MODULE solver
 #include <boost/test/unit_test.hpp>
 
-#include "qpm/solver.hpp"
+#include "qpm/core/solver.hpp"
 #include "test_problems.hpp"
 
 using namespace qpm_test;

@@ -15,7 +15,7 @@
 #include <Eigen/Dense>
 #include <IpTNLP.hpp>
 
-#include "qpm/problem.hpp"
+#include "qpm/core/problem.hpp"
 
 namespace qpm_test {
 

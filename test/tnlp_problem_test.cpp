@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "qpm/tnlp_problem.hpp"
+#include "qpm/ipopt/tnlp_problem.hpp"
 #include "test_problems.hpp"
 
 using namespace qpm_test;

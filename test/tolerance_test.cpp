@@ -1,7 +1,7 @@
 #define BOOST_TEST_MODULE tolerance
 #include <boost/test/unit_test.hpp>
 
-#include "qpm/tolerance.hpp"
+#include "qpm/core/tolerance.hpp"
 
 using qpm::FeasibilityTolerance;
 

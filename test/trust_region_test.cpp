@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "qpm/inner/lbfgs.hpp"
-#include "qpm/inner/trust_region.hpp"
+#include "qpm/core/inner/lbfgs.hpp"
+#include "qpm/core/inner/trust_region.hpp"
 #include "test_problems.hpp"
 
 using namespace qpm_test;

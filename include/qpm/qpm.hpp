@@ -2,14 +2,14 @@
 #ifndef QPM_QPM_HPP_
 #define QPM_QPM_HPP_
 
-#include "qpm/application.hpp"
-#include "qpm/casadi_codegen_tnlp.hpp"
-#include "qpm/compare.hpp"
-#include "qpm/derivative_checker.hpp"
-#include "qpm/options.hpp"
-#include "qpm/problem.hpp"
-#include "qpm/solver.hpp"
-#include "qpm/tnlp_problem.hpp"
-#include "qpm/tolerance.hpp"
+#include "qpm/ipopt/application.hpp"
+#include "qpm/casadi/codegen_tnlp.hpp"
+#include "qpm/ipopt/compare.hpp"
+#include "qpm/ipopt/derivative_checker.hpp"
+#include "qpm/core/options.hpp"
+#include "qpm/core/problem.hpp"
+#include "qpm/core/solver.hpp"
+#include "qpm/ipopt/tnlp_problem.hpp"
+#include "qpm/core/tolerance.hpp"
 
 #endif  // QPM_QPM_HPP_

@@ -1,0 +1,124 @@
+// What the outer loop and an inner solver exchange (paper Algorithm 1, line 4):
+// the inner solver minimizes Q_beta from a start point until
+//   ||grad Q_beta(x)|| <= tau(x)                                   (2.4)
+// while never letting Q_beta increase beyond rounding, so (2.3) holds.
+#ifndef QPM_CORE_INNER_INNER_SOLVER_HPP_
+#define QPM_CORE_INNER_INNER_SOLVER_HPP_
+
+#include <functional>
+#include <limits>
+
+#include "qpm/core/penalty.hpp"
+#include "qpm/core/tolerance.hpp"
+
+namespace qpm {
+
+// Each value says what the Iterate passed to Minimize holds afterwards.
+enum class InnerStatus {
+  kConverged,       // a point with ||grad Q|| <= tau(x): the subproblem's answer
+  kIterationLimit,  // the last accepted point; the iteration budget ran out
+  kTimeLimit,       // the last accepted point; the CPU deadline passed
+  kStalled,         // the last accepted point; no acceptable step was found
+  kUserStop,        // the last accepted point; the iteration callback said stop
+  kEvaluationError, // the last accepted point; the model failed where it must not
+  kRunaway,         // the last accepted point, beyond InnerControl's runaway limits:
+                    // the outer loop discards it (Options::runaway_violation_factor)
+};
+
+const char* ToString(InnerStatus status);
+
+// Describes one accepted inner step, for logs and user callbacks.
+struct StepInfo {
+  double step_size = 0.0;  // line-search t or trust-region radius used
+  double step_norm = 0.0;  // ||x_new - x_old||
+  int backtracks = 0;      // rejected trials before acceptance
+};
+
+// Process CPU time in seconds.
+double CpuSeconds();
+
+// Tells when process CPU time passes a deadline without reading the CPU
+// clock (a system call, ~0.3 us here: more than a small model's callback) at
+// every iteration. CPU time advances at most `threads` times faster than
+// wall time, so after reading the remaining CPU time r the CPU clock need not
+// be read again before r / threads wall seconds; the steady clock in between
+// costs ~20 ns. The deadline is therefore seen within one iteration.
+// It also watches a wall-clock deadline (steady clock, read every call).
+class CpuDeadline {
+ public:
+  // Absolute CpuSeconds() value; wall seconds from now (<= 0: none).
+  explicit CpuDeadline(double deadline, double wall_seconds = 0.0);
+  bool Passed();
+  bool wall_passed() const { return wall_passed_; }
+
+ private:
+  double deadline_;
+  double threads_;
+  double next_read_ = 0.0;  // steady-clock seconds
+  double wall_deadline_;    // steady-clock seconds, +inf for none
+  bool wall_passed_ = false;
+};
+
+struct InnerControl {
+  FeasibilityTolerance tolerance;
+  long max_iterations = 0;      // budget for this call
+  CpuDeadline* deadline = nullptr;  // max_cpu_time; none when null
+  double stall_rounding = 1e-14;  // relative decrease of Q that counts as progress
+  // An accepted point with ||c|| > max_violation, f < min_objective or
+  // ||z||_inf > max_abs_z ends the solve with kRunaway (Q_beta unbounded
+  // below: Options::runaway_violation_factor).
+  double max_violation = std::numeric_limits<double>::infinity();
+  double min_objective = -std::numeric_limits<double>::infinity();
+  double max_abs_z = std::numeric_limits<double>::infinity();
+  // Called after each accepted step; returning false stops with kUserStop.
+  std::function<bool(const Iterate&, const StepInfo&)> on_iteration;
+};
+
+struct InnerSummary {
+  InnerStatus status = InnerStatus::kConverged;
+  long iterations = 0;  // accepted steps
+  double tau = 0.0;     // tau(x) at the returned point
+};
+
+// An inner solver: `x` holds a point with values and gradient for the
+// penalty's current beta; on return it holds the point its status describes.
+class InnerSolver {
+ public:
+  virtual ~InnerSolver() = default;
+  virtual InnerSummary Minimize(const InnerControl& control, Iterate* x) = 0;
+};
+
+// Declares a subproblem stalled when max(window, steps before the last
+// progress) accepted steps in a row brought neither a new lowest ||grad Q||
+// nor a decrease of Q beyond its rounding. The iterates then only move inside the rounding noise of
+// grad Q, which at large beta (about beta ||J|| eps_mach |c|'s terms) can
+// exceed eps1: asking for more cannot succeed in double precision.
+class StallMonitor {
+ public:
+  StallMonitor(long window, double rounding, const Iterate& x, double beta);
+  bool Stalled(const Iterate& x);  // after each accepted step
+
+ private:
+  long window_;
+  double rounding_;
+  double beta_;
+  double best_grad_;
+  double best_q_;
+  long steps_ = 0;          // accepted steps so far
+  long last_progress_ = 0;  // step of the last new low
+};
+
+// Exchanges the contents of two iterates without copying (pointer swaps).
+void SwapIterates(Iterate* a, Iterate* b);
+
+// Shared loop steps of the inner solvers. CheckStop sets the status and
+// returns true when the solver must return: (2.4) holds at x, or a limit is
+// reached. ReportStep counts an accepted step and tells the observer; true
+// when the observer asked to stop or the monitor saw a stall.
+bool CheckStop(const InnerControl& control, const Iterate& x, InnerSummary* summary);
+bool ReportStep(const InnerControl& control, const Iterate& x, const StepInfo& step,
+                StallMonitor* monitor, InnerSummary* summary);
+
+}  // namespace qpm
+
+#endif  // QPM_CORE_INNER_INNER_SOLVER_HPP_

@@ -1,0 +1,61 @@
+// QPM-TR inner solver: a trust-region method on Q_beta with exact
+// Hessian-vector products (paper Sec. 7; Conn, Gould & Toint Alg. 6.1.1):
+//
+//   p_k ~ argmin g.p + 1/2 p.(W + beta J^T J) p,  ||p|| <= Delta_k   (truncated CG)
+//   rho_k = (Q(x_k) - Q(x_k + p_k) + reg) / (m-decrease + reg)
+//   accept when rho_k >= eta_accept; shrink Delta when rho_k < eta_shrink;
+//   expand (up to Delta_max, assumption A2) when rho_k > eta_expand and the
+//   step reached the boundary.
+//
+// W is evaluated once per accepted iterate (and at a subproblem's start,
+// since it depends on beta through lambda = beta c). The radius carries over
+// between subproblems. Stops when ||grad Q|| <= tau(x) (2.4). With bounds
+// the step is a projected one (Cauchy point, then CG on the free entries,
+// staying in the box) and the test uses the projected gradient.
+#ifndef QPM_CORE_INNER_TRUST_REGION_HPP_
+#define QPM_CORE_INNER_TRUST_REGION_HPP_
+
+#include "qpm/core/inner/inner_solver.hpp"
+#include "qpm/core/inner/preconditioner.hpp"
+#include "qpm/core/inner/truncated_cg.hpp"
+#include "qpm/core/options.hpp"
+
+namespace qpm {
+
+class TrustRegion : public InnerSolver {
+ public:
+  TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q);
+
+  InnerSummary Minimize(const InnerControl& control, Iterate* x) override;
+
+  double radius() const { return radius_; }
+
+ private:
+  bool BelowResolution(const Vector& z) const;
+  // Computes a step from x, tries it, updates the radius. True when the step
+  // was accepted (trial_ then holds the new point with derivatives).
+  bool TryStep(const Iterate& x, StepInfo* step);
+  void UpdateRadius(double rho, double step_norm);
+  bool HessianAtTrial(const InnerControl& control, bool* hessian_current);
+  CgResult BoundedStep(const Iterate& x, double tol, int max_iter,
+                       const HessianOperator* preconditioner);
+  double Ratio(const Iterate& x, double predicted);
+
+  TrustRegionOptions options_;
+  PenaltyFunction* q_;
+  TruncatedCg cg_;
+  Iterate trial_;
+  Vector step_;
+  Vector step_lower_, step_upper_, free_, hp_;  // bounded steps only
+  double radius_;
+  HessianOperator hessian_;
+  Preconditioner preconditioner_;
+  HessianOperator apply_preconditioner_;
+  const Iterate* at_ = nullptr;  // iterate whose Hessian is loaded
+  bool derivatives_ready_ = false;  // trial_ has its gradient
+  bool below_resolution_ = false;   // CG's minimizer is within the rounding of x
+};
+
+}  // namespace qpm
+
+#endif  // QPM_CORE_INNER_TRUST_REGION_HPP_

@@ -1,0 +1,201 @@
+// Typed options of the solver. QpmApplication maps Ipopt's OptionsList onto
+// this struct once per solve; the core never reads option strings.
+#ifndef QPM_CORE_OPTIONS_HPP_
+#define QPM_CORE_OPTIONS_HPP_
+
+#include <string>
+
+namespace qpm {
+
+enum class InnerSolverType {
+  kGradientDescent,  // QPM-GD: steepest descent with an Armijo line search
+  kTrustRegion,      // QPM-TR: trust region, Steihaug-Toint truncated CG
+  kLbfgs,            // limited-memory BFGS with the same line search; no Hessian
+};
+
+const char* ToString(InnerSolverType type);
+
+// Backtracking Armijo line search (inner/line_search.hpp).
+struct LineSearchOptions {
+  // Sufficient decrease: Q(x + t d) <= Q(x) + armijo_c1 t grad Q . d.
+  double armijo_c1 = 1e-4;
+  // Backtracking: t <- backtrack_factor * t after a rejected trial.
+  double backtrack_factor = 0.5;
+  // Below rounding_allowance * |Q(x)| a decrease cannot be told from the
+  // rounding of Q; there the slope test of Hager & Zhang decides, and no
+  // accepted step raises Q by more than this allowance.
+  double rounding_allowance = 1e-12;
+  // Rejected trials per iteration before the search is declared stalled.
+  int max_backtracks = 60;
+};
+
+// How QPM-GD picks the first trial step of an iteration.
+enum class GdTrialStep {
+  kGrowth,           // step_growth * last accepted t (default; plain GD)
+  kBarzilaiBorwein,  // t = s.s / s.y of the last step, then Armijo backtracking
+};
+
+// Gradient descent on Q_beta (QPM-GD of the paper, Sec. 7).
+struct GradientDescentOptions {
+  GdTrialStep trial_step = GdTrialStep::kGrowth;
+  LineSearchOptions line_search;
+  // The first trial of an iteration is step_growth * (last accepted t).
+  double step_growth = 2.0;
+  // Trial step of the very first iteration (t, not a length: the step is -t g).
+  double initial_step = 1.0;
+  // Stalled after max(stall_window, steps before the last progress) steps
+  // without progress. Long: on ill-conditioned subproblems steepest descent
+  // zigzags for thousands of steps with ||grad Q|| above its last low while Q
+  // decreases below its rounding.
+  long stall_window = 100000;
+};
+
+// Trust region on Q_beta with the Steihaug-Toint truncated CG (QPM-TR).
+// rho = (actual + reg) / (predicted + reg) with reg = rho_regularization *
+// max(1, |Q(x)|): near convergence both reductions fall below Q's rounding
+// and the plain ratio is noise (the regularization makes it tend to 1).
+enum class PreconditionerKind { kNone, kJacobi, kPenalty };  // see inner/preconditioner.hpp
+
+struct TrustRegionOptions {
+  PreconditionerKind preconditioner = PreconditionerKind::kNone;  // CG preconditioner
+  int dense_limit = 3000;  // penalty preconditioner: dense m x m factor when m <= this
+  double initial_radius = 1.0;   // Delta_0
+  double max_radius = 1e3;       // Delta_max (paper assumption A2 needs a bound)
+  double eta_accept = 0.1;       // accept the step when rho >= eta_accept
+  double eta_expand = 0.75;      // grow the radius when rho > eta_expand at the boundary
+  double eta_shrink = 0.25;      // shrink the radius when rho < eta_shrink
+  double expand_factor = 2.0;    // Delta <- min(expand_factor Delta, max_radius)
+  double shrink_factor = 0.25;   // Delta <- shrink_factor Delta
+  double cg_relative_tol = 0.1;  // CG stops at ||r|| <= min(cg_relative_tol, sqrt||g||) ||g||
+  int cg_max_iter = 0;           // CG iteration cap per step; 0 means n
+  double rho_regularization = 1e-13;  // see above (~ 1e3 machine epsilon)
+  // Predicted decreases below value_noise * max(1, |Q|) are judged from
+  // gradients (trapezoidal rule) instead of the noisy difference of values.
+  double value_noise = 1e-10;
+  double min_radius = 1e-30;     // below this the trust region has stalled
+  long stall_window = 1000;      // as GradientDescentOptions::stall_window
+  // Stalled at once when CG converged inside the region to a step with
+  // |p_i| <= resolution_steps * eps_mach * |z_i| for every i: the model's
+  // minimizer is within a few spacings of the doubles around z, so no representable
+  // point lowers ||grad Q|| further (the rounding floor of grad Q, about
+  // ||Hess Q|| eps_mach ||z||, is above tau). 0 disables the test.
+  double resolution_steps = 4.0;
+  // Bounded problems: the Cauchy point along P(z - t g) - z needs
+  // m(p) <= cauchy_decrease g.p; t is halved at most max_cauchy_halvings times.
+  double cauchy_decrease = 0.01;
+  int max_cauchy_halvings = 60;
+};
+
+// Limited-memory BFGS on Q_beta (two-loop recursion) with the line search.
+struct LbfgsOptions {
+  int memory = 6;                 // curvature pairs kept (limited_memory_max_history)
+  LineSearchOptions line_search;
+  // Pairs with s.y <= curvature_eps * ||s|| ||y|| are skipped (keeps H SPD).
+  double curvature_eps = 1e-10;
+  long stall_window = 1000;       // as GradientDescentOptions::stall_window
+  // Keep the curvature pairs from one subproblem to the next (they then mix
+  // two betas; the default clears them).
+  bool warm_start = false;
+};
+
+enum class PenaltyGrowthMode {
+  kFixed,     // beta_{k+1} = alpha beta_k (the paper)
+  kAdaptive,  // alpha doubles after a cheap subproblem, halves after a costly one
+};
+
+struct Options {
+  InnerSolverType inner_solver = InnerSolverType::kGradientDescent;
+  double penalty_init = 1.0;      // beta_0 >= 1 (Algorithm 1)
+  double penalty_growth = 1.2;    // alpha > 1: beta_{k+1} = alpha beta_k
+  // Adaptive mode: alpha_k in [penalty_growth, penalty_growth_max]; a
+  // subproblem of <= cheap_subproblem inner iterations doubles it, one of
+  // more than 4 cheap_subproblem halves it.
+  PenaltyGrowthMode penalty_growth_mode = PenaltyGrowthMode::kFixed;
+  double penalty_growth_max = 100.0;
+  int cheap_subproblem = 3;
+  // Warm start along the penalty path: before subproblem k >= 2, predict
+  // x(beta_k) from the last two solutions, linear in 1/beta, and start there
+  // if it lowers Q_{beta_k} (one Q evaluation, one gradient if taken).
+  bool extrapolate = false;
+  // Local infeasibility: stop with kInfeasible when both
+  //  (a) infeasibility_window consecutive subproblems (beta growing all
+  //      along) lowered ||c|| by less than the fraction
+  //      infeasibility_decrease in all, and
+  //  (b) x_{k+1} is a stationary point of the violation over the box:
+  //      ||P_T(-grad ||c||)|| = ||P_T(-J_z^T c)|| / ||c|| <= infeasibility_stationarity_tol.
+  // (a) alone is no evidence: with tau = eps1/eps0 ||c|| a start point with
+  // ||grad f + beta J^T c|| <= tau passes each subproblem unmoved until beta
+  // ||J^T c|| outgrows ||grad f|| + tau, which can take more than the window
+  // (hs090: 30 subproblems, ||c|| = 0.13 unchanged, ||grad ||c|||| ~ 1e-3).
+  // Converged subproblems give ||J_z^T c|| <= (||grad f|| + tau) / beta, so
+  // at a true stationary point of ||c|| with c != 0, which no beta leaves,
+  // (b) is reached as beta grows; away from one, beta grows until the
+  // subproblems move x. (b) is absolute in the scale of x (as Ipopt's
+  // restoration phase, which tests the stationarity of its l1 violation).
+  int infeasibility_window = 30;
+  double infeasibility_decrease = 0.01;
+  double infeasibility_stationarity_tol = 1e-6;
+  // A subproblem that stalls (no progress in double precision) at a point
+  // outside the acceptable tolerances but with ||c|| lower than after the
+  // previous subproblem by more than the fraction infeasibility_decrease
+  // does not end the solve: beta grows and the next
+  // subproblem starts there, at most max_stalled_subproblems times per solve
+  // (0: every stall ends the solve, as before). At large beta the rounding of
+  // grad Q (~ ||Hess Q|| eps_mach ||x||) can exceed tau while ||c|| still
+  // falls ~ 1/beta. A stalled subproblem that reaches ||c|| <= eps0 ends
+  // the solve acceptable or stalled, with its point; kConverged still needs
+  // a subproblem that met (2.4).
+  int max_stalled_subproblems = 100;
+  // Runaway subproblems. At small beta, Q_beta can be unbounded below in the
+  // box (f falls faster than beta/2 ||c||^2 rises: eigmaxc, ex2_1_7 of the
+  // AMPL corpus), and an inner solver that only has to lower Q follows f to
+  // -infinity, with ||c|| or ||x|| growing, until a limit ends the solve.
+  // f -> -infinity needs ||z|| -> infinity (f is continuous on bounded
+  // sets), and every accepted inner point has f(x) <= Q_beta(x_start) -
+  // beta/2 ||c(x)||^2, so f, ||c|| and ||z|| running far from the start are
+  // signs of the same descent. With kappa = runaway_violation_factor, the
+  // inner solve is abandoned at the first accepted point with
+  //   ||c(x)|| > kappa max(||c(x_start)||, 1),  or
+  //   f(x) < f(x_start) - kappa max(|f(x_start)|, 1),  or
+  //   ||z||_inf > min(kappa max(||z_start||_inf, 1), diverging_iterates_tol),
+  // x_start the point the subproblem started from (x_k, x_0 or the
+  // extrapolation). The subproblem then returns x_{k+1} = x_start (Q did
+  // not increase, so (2.3) holds) and beta grows by
+  // max(runaway_penalty_factor, alpha) instead of alpha: a larger beta
+  // makes Q_beta bounded near the feasible set (beta > 2 |negative curvature
+  // of f| / sigma_min(J)^2 for quadratic f and linear c). At most
+  // max_runaway_restarts restarts per solve (beta up by >= 1e20 in all: a
+  // false alarm, e.g. a start point far from a solution of large |x| or |f|,
+  // costs only a faster beta ramp). After them only Ipopt's test remains:
+  // ||z||_inf > diverging_iterates_tol ends the solve with kDiverging
+  // (Ipopt's Diverging_Iterates) at the subproblem's start point.
+  double runaway_violation_factor = 1e4;  // kappa (> 1; qpm_runaway_factor)
+  double runaway_penalty_factor = 10.0;   // beta <- max(this, alpha) beta on a restart
+  int max_runaway_restarts = 20;          // per solve
+  double diverging_iterates_tol = 1e20;   // Ipopt's diverging_iterates_tol (on ||z||_inf)
+  double feasibility_tol = 1e-8;  // eps0: stop when ||c(x_{k+1})||_2 <= eps0
+  double stationarity_tol = 1e-8; // eps1: ||grad Q(x_{k+1})||_2 <= tau(x_{k+1})
+  double tolerance_cap = 1e20;    // tau_cap of Def. 2.1; >= 1e20 is +inf, 0 fixed
+  // A stalled solve ends "acceptable" (Ipopt's Solved_To_Acceptable_Level)
+  // when ||c||_2 <= acceptable_feasibility_tol and the stationarity measure
+  // <= acceptable_stationarity_tol; otherwise it ends stalled.
+  double acceptable_feasibility_tol = 1e-6;
+  double acceptable_stationarity_tol = 1e-6;
+  int max_outer_iter = 500;       // outer iterations k before giving up
+  long max_inner_iter = 10000000; // total inner iterations over all k
+  double max_cpu_time = 1e6;      // seconds of process CPU time
+  double max_wall_time = 0.0;     // seconds of wall-clock time; <= 0 means none
+  // Progress that the stall monitors count: a relative decrease of Q above
+  // stall_rounding, or a new lowest ||grad Q|| (inner_solver.hpp).
+  double stall_rounding = 1e-14;
+  GradientDescentOptions gd;
+  TrustRegionOptions tr;
+  LbfgsOptions lbfgs;
+
+  // True when every field is in range; otherwise `why` names the first bad one.
+  bool IsValid(std::string* why) const;
+};
+
+}  // namespace qpm
+
+#endif  // QPM_CORE_OPTIONS_HPP_

@@ -1,0 +1,62 @@
+// The core's view of a nonlinear program, in Eigen types only.
+//
+//   minimize f(x)  subject to  g_l <= g(x) <= g_u,  x_l <= x <= x_u,
+//
+// x in R^n, g: R^n -> R^m, infinite bounds as +-infinity, g_l == g_u for an
+// equality row and x_l == x_u for a fixed variable. The sparse Jacobian J(x)
+// of g has a pattern fixed once (values refreshed in place); optionally the
+// Hessian of the Lagrangian
+//   W(x, sigma, lambda) = sigma * Hess f(x) + sum_i lambda_i Hess g_i(x),
+// stored as its lower triangle (row >= col).
+//
+// Users may implement Problem directly; TnlpProblem adapts an Ipopt TNLP.
+// Every Eval* returns false when the model cannot evaluate at x; the caller
+// treats that as an evaluation failure (never an abort).
+#ifndef QPM_CORE_PROBLEM_HPP_
+#define QPM_CORE_PROBLEM_HPP_
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+
+namespace qpm {
+
+// Row-major so that J v and J^T c are both single passes over the values.
+using SparseMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
+using Vector = Eigen::VectorXd;
+using ConstVectorRef = Eigen::Ref<const Eigen::VectorXd>;
+using VectorRef = Eigen::Ref<Eigen::VectorXd>;
+
+class Problem {
+ public:
+  virtual ~Problem() = default;
+
+  virtual int num_variables() const = 0;
+  virtual int num_constraints() const = 0;
+
+  // Bounds (sizes n, n, m, m). The default: free variables and equality rows
+  // g(x) = 0.
+  virtual void GetBounds(VectorRef x_l, VectorRef x_u, VectorRef g_l, VectorRef g_u) const;
+
+  // Sets `jacobian` to the m x n pattern of J (values arbitrary). Called once.
+  virtual void InitJacobian(SparseMatrix* jacobian) const = 0;
+
+  virtual bool EvalObjective(const ConstVectorRef& x, double* f) = 0;
+  virtual bool EvalConstraints(const ConstVectorRef& x, VectorRef g) = 0;
+  virtual bool EvalGradient(const ConstVectorRef& x, VectorRef grad_f) = 0;
+  // Overwrites the values of `jacobian`, whose pattern came from InitJacobian.
+  virtual bool EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) = 0;
+
+  // Second derivatives are optional (the L-BFGS inner solver needs none).
+  virtual bool has_hessian() const { return false; }
+  // Sets `hessian` to the n x n lower-triangle pattern of W. Called once.
+  virtual void InitHessian(SparseMatrix* hessian) const { hessian->resize(0, 0); }
+  virtual bool EvalHessian(const ConstVectorRef& /*x*/, double /*sigma*/,
+                           const ConstVectorRef& /*lambda*/,
+                           SparseMatrix* /*hessian*/) {
+    return false;
+  }
+};
+
+}  // namespace qpm
+
+#endif  // QPM_CORE_PROBLEM_HPP_

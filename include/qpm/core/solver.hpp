@@ -1,0 +1,125 @@
+// The outer loop of the Quadratic Penalty Method, paper Algorithm 1:
+//
+//   given eps0, eps1, alpha > 1, beta_0 >= 1, tau (Def. 2.1) and x_0:
+//   for k = 0, 1, ...
+//     start the subproblem at argmin{ Q_{beta_k}(x_k), Q_{beta_k}(x_0) } (5.2)
+//     find x_{k+1} with Q_{beta_k}(x_{k+1}) <= min(Q_{beta_k}(x_k), Q_{beta_k}(x_0))  (2.3)
+//                  and ||grad Q_{beta_k}(x_{k+1})|| <= tau(x_{k+1})               (2.4)
+//     if ||c(x_{k+1})|| <= eps0: return x_{k+1}
+//     beta_{k+1} = alpha beta_k
+//
+// Feasibility is tested only at x_{k+1}, never at x_0 before the first
+// subproblem. Multipliers are returned in Ipopt's sign, lambda = beta_k c(x),
+// so that grad f + J^T lambda = grad Q_{beta_k} (the paper writes -beta c).
+// Bounds and inequality rows enter through the slack form of penalty.hpp;
+// Q, c and the stationarity test are then those of z = (x, s) in its box.
+#ifndef QPM_CORE_SOLVER_HPP_
+#define QPM_CORE_SOLVER_HPP_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "qpm/core/inner/inner_solver.hpp"
+#include "qpm/core/options.hpp"
+#include "qpm/core/problem.hpp"
+
+namespace qpm {
+
+// Each value says what Summary::x holds.
+enum class TerminationType {
+  kConverged,             // an (eps0, eps1)-KKT point: ||c|| <= eps0, ||grad Q|| <= eps1
+  kAcceptable,            // stalled at a point within the acceptable tolerances
+  kMaxOuterIterations,    // x_k of the last outer iteration; max_outer_iter reached
+  kInfeasible,            // x_k; a stationary point of ||c|| > eps0 that beta did not leave (see Options)
+  kMaxInnerIterations,    // the last accepted inner iterate; inner budget spent
+  kMaxCpuTime,            // the last accepted inner iterate; max_cpu_time passed
+  kMaxWallTime,           // the last accepted inner iterate; max_wall_time passed
+  kStalled,               // the last accepted inner iterate; line search found no step
+  kUserStop,              // the last accepted inner iterate; callback returned false
+  kInvalidNumberAtStart,  // x_0; the model cannot be evaluated there
+  kEvaluationError,       // the last accepted point; W could not be evaluated there
+  kDiverging,             // x_k, the start of a subproblem whose iterates ran away after
+                          // max_runaway_restarts restarts (Options::runaway_violation_factor)
+  kInvalidOptions,        // x_0 unchanged; Options::IsValid failed
+};
+
+const char* ToString(TerminationType type);
+
+// One line of the outer loop's history, recorded after each subproblem.
+struct OuterRecord {
+  int k = 0;
+  double beta = 0.0;
+  double f = 0.0;            // f(x_{k+1})
+  double c_norm = 0.0;       // ||c(x_{k+1})||_2
+  double grad_q_norm = 0.0;  // ||grad Q_{beta_k}(x_{k+1})||_2
+  double tau = 0.0;          // tau(x_{k+1})
+  double violation_stationarity = 0.0;  // ||P_T(-J_z^T c)|| / ||c|| at x_{k+1}
+  bool started_at_x0 = false;  // (5.2) chose x_0 over x_k
+  double q_start = 0.0;      // min(Q(x_k), Q(x_0)) for beta_k
+  double q_end = 0.0;        // Q(x_{k+1}); (2.3) asks q_end <= q_start
+  InnerStatus inner_status = InnerStatus::kConverged;
+  long inner_iterations = 0;
+  long q_evals = 0;          // cumulative
+  long grad_evals = 0;       // cumulative
+  long hess_evals = 0;       // cumulative
+  long hess_products = 0;    // cumulative Hessian-of-Q products (CG iterations)
+};
+
+struct Summary {
+  TerminationType termination = TerminationType::kInvalidOptions;
+  std::string message;
+  Vector x;          // see TerminationType
+  Vector g;          // g(x)
+  Vector c;          // c(z): g - g_l on equality rows, g - s on inequality rows
+  Vector lambda;     // beta * c, Ipopt's sign (<= 0 at an active lower row bound)
+  Vector z_l, z_u;   // bound multipliers >= 0 (Ipopt's), from the projected gradient
+  int start_projected = 0;  // entries of x_0 moved into the bounds
+  int extrapolations = 0;   // subproblems started at an extrapolated point
+  double f = 0.0;
+  double c_norm = 0.0;       // ||c(x)||_2
+  double c_max = 0.0;        // ||c(x)||_inf (Ipopt's constraint violation)
+  double grad_q_norm = 0.0;  // stationarity ||P(z - grad Q) - z||_2 (= ||grad Q|| unbounded)
+  double grad_q_max = 0.0;   // ||grad f + J^T lambda - z_L + z_U||_inf (Ipopt's dual inf.)
+  double beta = 0.0;         // beta of the last subproblem
+  int outer_iterations = 0;
+  long inner_iterations = 0;
+  long q_evals = 0;
+  long grad_evals = 0;
+  long hess_evals = 0;
+  long hess_products = 0;    // Hessian-of-Q products (TR's CG)
+  double cpu_time = 0.0;
+  std::vector<OuterRecord> outer;
+
+  bool IsSolutionUsable() const { return termination == TerminationType::kConverged; }
+  std::string BriefReport() const;
+};
+
+// One inner iteration as reported to observers (logs, Ipopt callbacks).
+struct IterationInfo {
+  long iter = 0;       // inner iterations so far (0 is the start point)
+  int k = 0;           // outer iteration
+  double beta = 0.0;
+  double f = 0.0;
+  double c_norm = 0.0;
+  double c_max = 0.0;
+  double grad_q_norm = 0.0;
+  double grad_q_max = 0.0;
+  double tau = 0.0;
+  StepInfo step;
+};
+
+struct Callbacks {
+  // After the start point and each accepted inner step; false stops the solve.
+  std::function<bool(const IterationInfo&)> on_iteration;
+  // After each subproblem.
+  std::function<void(const OuterRecord&)> on_outer_iteration;
+};
+
+// Solves `problem` from x0. Never throws for a normal termination.
+Summary Solve(Problem* problem, const Vector& x0, const Options& options,
+              const Callbacks& callbacks = Callbacks());
+
+}  // namespace qpm
+
+#endif  // QPM_CORE_SOLVER_HPP_

@@ -1,0 +1,60 @@
+// Side-by-side: solve one TNLP with Ipopt and with QPM, and judge both
+// answers the same way from what finalize_solution returned.
+#ifndef QPM_IPOPT_COMPARE_HPP_
+#define QPM_IPOPT_COMPARE_HPP_
+
+#include <functional>
+#include <string>
+
+#include <IpIpoptApplication.hpp>
+#include <IpTNLP.hpp>
+
+#include "qpm/core/problem.hpp"
+#include "qpm/ipopt/tnlp_problem.hpp"
+
+namespace qpm {
+
+// What one solver returned, measured independently of the solver.
+struct SolverRun {
+  std::string solver;
+  Ipopt::ApplicationReturnStatus status = Ipopt::Internal_Error;
+  bool finalized = false;  // finalize_solution was called
+  double f = 0.0;          // obj_value given to finalize_solution
+  Vector x, z_L, z_U, g, lambda;
+  double violation_norm = 0.0;  // 2-norm of the bound/row violations of (x, g)
+  double violation_max = 0.0;   // max-norm of the same
+  double kkt_residual = 0.0;    // ||grad f + J^T lambda - z_L + z_U||_2 at x
+  CallbackCounts counts;        // value calls made by the solver
+  int iterations = 0;           // Statistics()->IterationCount()
+  double wall_time = 0.0;       // seconds, OptimizeTNLP only
+};
+
+// Sets options on an application before Initialize.
+using OptionSetter = std::function<void(Ipopt::OptionsList&)>;
+
+// Runs `app` on `tnlp` (wrapped to count callbacks and record the result).
+SolverRun RunSolver(const Ipopt::SmartPtr<Ipopt::IpoptApplication>& app,
+                    const Ipopt::SmartPtr<Ipopt::TNLP>& tnlp, const std::string& name,
+                    const OptionSetter& set_options);
+
+// ||grad f(x) + J(x)^T lambda - z_L + z_U||_2, evaluated through `tnlp`.
+double KktResidual(Ipopt::TNLP& tnlp, const Vector& x, const Vector& lambda, const Vector& z_L,
+                   const Vector& z_U);
+
+struct Comparison {
+  SolverRun ipopt;
+  SolverRun qpm;
+  std::string Table() const;  // side-by-side text table
+};
+
+// Solves with IpoptApplicationFactory() and with QpmApplication; `common` is
+// applied to both, then `ipopt_only` / `qpm_only`.
+Comparison CompareWithIpopt(const Ipopt::SmartPtr<Ipopt::TNLP>& tnlp, const OptionSetter& common,
+                            const OptionSetter& ipopt_only = OptionSetter(),
+                            const OptionSetter& qpm_only = OptionSetter());
+
+const char* StatusName(Ipopt::ApplicationReturnStatus status);
+
+}  // namespace qpm
+
+#endif  // QPM_IPOPT_COMPARE_HPP_

@@ -1,0 +1,114 @@
+// Boundary adapter: an Ipopt TNLP seen as a qpm::Problem.
+//
+// It honours the TNLP contract (IPOPT-NOTES.md): structure calls once,
+// C or Fortran index style, repeated triplets summed, Hessian in either
+// triangle (stored lower), new_x = false only when the previous evaluation
+// was at exactly this x, bounds at or beyond nlp_{lower,upper}_bound_inf are
+// infinite (+-inf in the core). The core sees f_s = obj_scaling * f and the
+// model's g with its bounds. Inconsistent bounds (lower > upper) are refused
+// with a message naming the first offending index.
+#ifndef QPM_IPOPT_TNLP_PROBLEM_HPP_
+#define QPM_IPOPT_TNLP_PROBLEM_HPP_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <IpTNLP.hpp>
+
+#include "qpm/core/problem.hpp"
+
+namespace qpm {
+
+struct TnlpOptions {
+  double lower_bound_inf = -1e19;  // nlp_lower_bound_inf
+  double upper_bound_inf = 1e19;   // nlp_upper_bound_inf
+  double obj_scaling = 1.0;        // obj_scaling_factor (negative maximizes)
+  bool need_hessian = false;       // make the eval_h structure call
+};
+
+// How often each TNLP callback was made (value calls, not structure calls).
+struct CallbackCounts {
+  long eval_f = 0;
+  long eval_g = 0;
+  long eval_grad_f = 0;
+  long eval_jac_g = 0;
+  long eval_h = 0;
+  double wall_time = 0.0;  // wall seconds spent inside the callbacks
+};
+
+// An exception thrown by a model callback during the solve.
+struct CallbackFailure {
+  enum Kind { kNone, kIpoptException, kOtherException };
+  Kind kind = kNone;
+  std::string message;  // "eval_f: <what()>"
+};
+
+class TnlpProblem : public Problem {
+ public:
+  // Queries sizes, bounds, structures and x0. Returns null when the model is
+  // invalid or not supported; `error` then says why.
+  static std::unique_ptr<TnlpProblem> Create(const Ipopt::SmartPtr<Ipopt::TNLP>& tnlp,
+                                             const TnlpOptions& options,
+                                             std::string* error);
+
+  int num_variables() const override { return n_; }
+  int num_constraints() const override { return m_; }
+  void GetBounds(VectorRef x_l, VectorRef x_u, VectorRef g_l, VectorRef g_u) const override;
+  void InitJacobian(SparseMatrix* jacobian) const override { *jacobian = jac_pattern_; }
+  bool EvalObjective(const ConstVectorRef& x, double* f) override;
+  bool EvalConstraints(const ConstVectorRef& x, VectorRef g) override;
+  bool EvalGradient(const ConstVectorRef& x, VectorRef grad_f) override;
+  bool EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) override;
+  bool has_hessian() const override { return has_hessian_; }
+  void InitHessian(SparseMatrix* hessian) const override { *hessian = hess_pattern_; }
+  bool EvalHessian(const ConstVectorRef& x, double sigma, const ConstVectorRef& lambda,
+                   SparseMatrix* hessian) override;
+
+  const Vector& starting_point() const { return x0_; }
+  long jacobian_nonzeros() const { return static_cast<long>(jac_pattern_.nonZeros()); }
+  int num_equalities() const { return static_cast<int>((g_l_.array() == g_u_.array()).count()); }
+  double obj_scaling() const { return options_.obj_scaling; }
+  const CallbackCounts& counts() const { return counts_; }
+  // Set when a callback threw; from then on no callback is made.
+  const CallbackFailure& failure() const { return failure_; }
+  bool aborted() const { return failure_.kind != CallbackFailure::kNone; }
+  Ipopt::TNLP::IndexStyleEnum index_style() const { return index_style_; }
+
+ private:
+  TnlpProblem(const Ipopt::SmartPtr<Ipopt::TNLP>& tnlp, const TnlpOptions& options);
+  bool ReadSizesAndBounds(std::string* error);
+  bool CheckBounds(const char* what, const char* name, Vector* lower, Vector* upper,
+                   std::string* error) const;
+  bool ReadJacobianStructure(std::string* error);
+  bool ReadHessianStructure(std::string* error);
+  bool NewX(const ConstVectorRef& x);
+  template <class Callback>
+  bool Guard(const char* name, Callback&& callback);
+
+  Ipopt::SmartPtr<Ipopt::TNLP> tnlp_;
+  TnlpOptions options_;
+  int n_ = 0;
+  int m_ = 0;
+  int nnz_jac_ = 0;
+  int nnz_h_ = 0;
+  Ipopt::TNLP::IndexStyleEnum index_style_ = Ipopt::TNLP::C_STYLE;
+  Vector x0_;
+  Vector x_l_, x_u_, g_l_, g_u_;  // infinite bounds as +-inf
+  SparseMatrix jac_pattern_;
+  std::vector<int> jac_slot_;       // triplet k -> value index; empty when k -> k
+  std::vector<double> jac_values_;  // triplet values from eval_jac_g
+  bool has_hessian_ = false;
+  SparseMatrix hess_pattern_;
+  std::vector<int> hess_slot_;
+  std::vector<double> hess_values_;
+  Vector lambda_buffer_;
+  Vector last_x_;
+  bool have_last_x_ = false;
+  CallbackCounts counts_;
+  CallbackFailure failure_;
+};
+
+}  // namespace qpm
+
+#endif  // QPM_IPOPT_TNLP_PROBLEM_HPP_

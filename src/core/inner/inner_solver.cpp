@@ -1,0 +1,127 @@
+// Shared steps of the inner solvers (inner_solver.hpp): stopping tests,
+// step reporting, the stall monitor, clocks and deadlines.
+#include "qpm/core/inner/inner_solver.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <limits>
+#include <thread>
+
+namespace qpm {
+
+const char* ToString(InnerStatus status) {
+  switch (status) {
+    case InnerStatus::kConverged: return "converged";
+    case InnerStatus::kIterationLimit: return "iteration limit";
+    case InnerStatus::kTimeLimit: return "time limit";
+    case InnerStatus::kStalled: return "stalled";
+    case InnerStatus::kUserStop: return "user stop";
+    case InnerStatus::kEvaluationError: return "evaluation error";
+    case InnerStatus::kRunaway: return "runaway";
+  }
+  return "unknown";
+}
+
+double CpuSeconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+
+namespace {
+double SteadySeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+CpuDeadline::CpuDeadline(double deadline, double wall_seconds)
+    : deadline_(deadline),
+      threads_(std::max(1u, std::thread::hardware_concurrency())),
+      wall_deadline_(wall_seconds > 0.0 ? SteadySeconds() + wall_seconds
+                                        : std::numeric_limits<double>::infinity()) {}
+
+bool CpuDeadline::Passed() {
+  const double now = SteadySeconds();
+  if (now > wall_deadline_) return wall_passed_ = true;
+  if (now < next_read_) return false;
+  const double remaining = deadline_ - CpuSeconds();
+  next_read_ = now + std::max(remaining, 0.0) / threads_;
+  return remaining < 0.0;
+}
+
+void SwapIterates(Iterate* a, Iterate* b) {
+  a->x.swap(b->x);
+  std::swap(a->f, b->f);
+  a->g.swap(b->g);
+  a->c.swap(b->c);
+  std::swap(a->c_squared, b->c_squared);
+  a->grad_f.swap(b->grad_f);
+  a->jacobian.swap(b->jacobian);
+  a->grad_q.swap(b->grad_q);
+  std::swap(a->grad_q_norm, b->grad_q_norm);
+}
+
+bool CheckStop(const InnerControl& control, const Iterate& x, InnerSummary* summary) {
+  summary->tau = control.tolerance(x.c_norm());
+  if (x.grad_q_norm <= summary->tau) {  // (2.4)
+    summary->status = InnerStatus::kConverged;
+  } else if (summary->iterations >= control.max_iterations) {
+    summary->status = InnerStatus::kIterationLimit;
+  } else if (control.deadline && control.deadline->Passed()) {
+    summary->status = InnerStatus::kTimeLimit;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+StallMonitor::StallMonitor(long window, double rounding, const Iterate& x, double beta)
+    : window_(window),
+      rounding_(rounding),
+      beta_(beta),
+      best_grad_(x.grad_q_norm),
+      best_q_(x.Q(beta)) {}
+
+bool StallMonitor::Stalled(const Iterate& x) {
+  const double q = x.Q(beta_);
+  bool progress = false;
+  if (x.grad_q_norm < best_grad_) best_grad_ = x.grad_q_norm, progress = true;
+  if (q < best_q_ - rounding_ * std::abs(best_q_)) best_q_ = q, progress = true;
+  ++steps_;
+  if (progress) last_progress_ = steps_;
+  // Slow but real progress makes new lows at a steady rate; a random walk in
+  // the noise makes them ever more rarely. So the window grows with the
+  // subproblem: stalled once the drought outlasts everything before it.
+  const long drought = steps_ - last_progress_;
+  return drought >= std::max(window_, last_progress_);
+}
+
+namespace {
+// ||c|| far beyond the subproblem's start or |z| beyond Ipopt's divergence
+// limit (Options::runaway_violation_factor). ||c|| is cached (O(1)); the
+// max-norm of z is O(n), as the step itself.
+bool RanAway(const InnerControl& control, const Iterate& x) {
+  if (x.c_norm() > control.max_violation || x.f < control.min_objective) return true;
+  return control.max_abs_z < std::numeric_limits<double>::infinity() && x.x.size() &&
+         x.x.lpNorm<Eigen::Infinity>() > control.max_abs_z;
+}
+}  // namespace
+
+bool ReportStep(const InnerControl& control, const Iterate& x, const StepInfo& step,
+                StallMonitor* monitor, InnerSummary* summary) {
+  ++summary->iterations;
+  summary->tau = control.tolerance(x.c_norm());
+  if (control.on_iteration && !control.on_iteration(x, step)) {
+    summary->status = InnerStatus::kUserStop;
+    return true;
+  }
+  if (RanAway(control, x)) {
+    summary->status = InnerStatus::kRunaway;
+    return true;
+  }
+  if (monitor->Stalled(x)) {
+    summary->status = InnerStatus::kStalled;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace qpm

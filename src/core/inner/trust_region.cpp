@@ -1,0 +1,172 @@
+#include "qpm/core/inner/trust_region.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace qpm {
+
+TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
+    : options_(options),
+      q_(q),
+      cg_(q->n()),
+      radius_(options.initial_radius),
+      preconditioner_(options.preconditioner, q, options.dense_limit) {
+  q_->Allocate(&trial_);
+  step_.resize(q_->n());
+  step_lower_.resize(q_->n());
+  step_upper_.resize(q_->n());
+  free_.resize(q_->n());
+  hp_.resize(q_->n());
+  hessian_ = [this](const Vector& v, Vector* hv) { q_->HessianProduct(*at_, v, hv); };
+  apply_preconditioner_ = [this](const Vector& r, Vector* z) { preconditioner_.Apply(r, z); };
+}
+
+// W is evaluated at a trial point before it is accepted: when the model
+// cannot give it there, the trial is rejected and the radius shrunk, as
+// Ipopt cuts back its step on an evaluation error. W at the subproblem's
+// first point (it depends on beta) failing ends the subproblem.
+InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
+  InnerSummary summary;
+  StallMonitor monitor(options_.stall_window, control.stall_rounding, *x, q_->beta());
+  bool hessian_current = false;  // W at x for this beta
+  bool preconditioner_current = false;
+  int rejected = 0;
+  while (!CheckStop(control, *x, &summary)) {
+    if (!hessian_current) {
+      if (!q_->EvaluateHessian(*x)) {
+        summary.status = InnerStatus::kEvaluationError;  // no model without W
+        return summary;
+      }
+      hessian_current = true, preconditioner_current = false;
+    }
+    if (!preconditioner_current && !preconditioner_.Update(*x)) {
+      summary.status = InnerStatus::kStalled;
+      return summary;
+    }
+    at_ = x;
+    preconditioner_current = true;
+    StepInfo step;
+    const bool accepted = TryStep(*x, &step) && HessianAtTrial(control, &hessian_current);
+    if (!accepted) {
+      ++rejected;
+      if (radius_ < options_.min_radius || below_resolution_) {
+        summary.status = InnerStatus::kStalled;
+        return summary;
+      }
+      continue;
+    }
+    step.backtracks = rejected;
+    rejected = 0;
+    SwapIterates(x, &trial_);
+    preconditioner_current = false;
+    if (ReportStep(control, *x, step, &monitor, &summary)) return summary;
+    if (below_resolution_ && !CheckStop(control, *x, &summary)) {
+      summary.status = InnerStatus::kStalled;
+      return summary;
+    }
+  }
+  return summary;
+}
+
+// W at the trial point about to be accepted, unless (2.4) holds there and
+// the subproblem ends with it (W would then be wasted: beta changes). On
+// failure the radius shrinks and W at x must be evaluated again (the stored
+// one was overwritten).
+bool TrustRegion::HessianAtTrial(const InnerControl& control, bool* hessian_current) {
+  if (trial_.grad_q_norm <= control.tolerance(trial_.c_norm())) {
+    *hessian_current = false;  // not needed: the subproblem ends at the trial point
+    return true;
+  }
+  *hessian_current = q_->EvaluateHessian(trial_);
+  if (!*hessian_current) radius_ = options_.shrink_factor * std::min(radius_, step_.norm());
+  return *hessian_current;
+}
+
+bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {
+  const double g_norm = x.grad_q_norm;
+  const double tol = std::min(options_.cg_relative_tol, std::sqrt(g_norm)) * g_norm;
+  const int max_iter = options_.cg_max_iter > 0 ? options_.cg_max_iter : q_->n();
+  const HessianOperator* m = options_.preconditioner == PreconditionerKind::kNone
+                                ? nullptr : &apply_preconditioner_;
+  const CgResult cg = q_->has_bounds()
+                          ? BoundedStep(x, tol, max_iter, m)
+                          : cg_.Solve(hessian_, x.grad_q, radius_, tol, max_iter, &step_, nullptr, m);
+  const double step_norm = step_.norm();
+  below_resolution_ = cg.exit == CgExit::kConverged && BelowResolution(x.x);
+  step->step_size = radius_;
+  step->step_norm = step_norm;
+  trial_.x = x.x + step_;
+  if (q_->has_bounds()) q_->Project(trial_.x);  // rounding only: the step is in the box
+  const double rho = Ratio(x, cg.model_decrease);
+  const bool accept = rho >= options_.eta_accept && derivatives_ready_;
+  UpdateRadius(accept ? rho : std::min(rho, 0.0), step_norm);
+  return accept;
+}
+
+// True when every entry of the step is within resolution_steps spacings of
+// the doubles around z_i: |p_i| <= resolution_steps eps_mach |z_i|.
+bool TrustRegion::BelowResolution(const Vector& z) const {
+  const double ulps = options_.resolution_steps * std::numeric_limits<double>::epsilon();
+  for (int i = 0; i < z.size(); ++i) {
+    if (std::abs(step_[i]) > ulps * std::abs(z[i])) return false;
+  }
+  return true;
+}
+
+// Projected trust-region step: the generalized Cauchy point along
+// P(z - t g) - z (t halved from Delta/||g|| until the model decreases by
+// cauchy_decrease g.p), then truncated CG on the entries strictly inside
+// the box, stopping at the first breakpoint (Conn, Gould & Toint Sec. 12.2).
+CgResult TrustRegion::BoundedStep(const Iterate& x, double tol, int max_iter,
+                                  const HessianOperator* preconditioner) {
+  step_lower_ = q_->lower() - x.x;
+  step_upper_ = q_->upper() - x.x;
+  double t = radius_ / x.grad_q.norm();
+  for (int k = 0; k < options_.max_cauchy_halvings; ++k, t *= 0.5) {
+    step_ = (-t * x.grad_q).cwiseMax(step_lower_).cwiseMin(step_upper_);  // ||p|| <= Delta
+    hessian_(step_, &hp_);
+    const double gp = x.grad_q.dot(step_);
+    if (gp + 0.5 * step_.dot(hp_) <= options_.cauchy_decrease * gp) break;
+  }
+  for (int i = 0; i < step_.size(); ++i) {
+    free_[i] = step_lower_[i] < step_[i] && step_[i] < step_upper_[i] ? 1.0 : 0.0;
+  }
+  CgBox box{&step_lower_, &step_upper_, &free_};
+  return cg_.Solve(hessian_, x.grad_q, radius_, tol, max_iter, &step_, &box, preconditioner);
+}
+
+// rho = actual / predicted decrease. Where the predicted decrease is below
+// the noise of Q's values (sums of n terms: ~7e-10 at n = 1e4, f ~ 5e3,
+// where it made every small step look like an increase and collapsed the
+// radius), the actual decrease is measured from gradients instead, by the
+// trapezoidal rule -(g + g_trial).p / 2, exact for quadratics; this is the
+// trust-region twin of the line search's Hager-Zhang test.
+double TrustRegion::Ratio(const Iterate& x, double predicted) {
+  derivatives_ready_ = false;
+  if (!q_->EvaluateValues(&trial_)) return -std::numeric_limits<double>::infinity();
+  const double beta = q_->beta();
+  const double q0 = x.Q(beta);
+  const double scale = std::max(1.0, std::abs(q0));
+  if (predicted > options_.value_noise * scale) {
+    const double reg = options_.rho_regularization * scale;
+    const double rho = (q0 - trial_.Q(beta) + reg) / (predicted + reg);
+    derivatives_ready_ = rho >= options_.eta_accept && q_->EvaluateDerivatives(&trial_);
+    return rho;
+  }
+  if (trial_.Q(beta) > q0 + options_.value_noise * scale) return 0.0;  // clearly worse
+  if (!q_->EvaluateDerivatives(&trial_)) return -std::numeric_limits<double>::infinity();
+  derivatives_ready_ = true;
+  const double actual = -0.5 * (x.grad_q + trial_.grad_q).dot(step_);
+  return predicted > 0.0 ? actual / predicted : 0.0;
+}
+
+void TrustRegion::UpdateRadius(double rho, double step_norm) {
+  if (rho < options_.eta_shrink) {
+    radius_ = options_.shrink_factor * std::min(radius_, step_norm);
+  } else if (rho > options_.eta_expand && step_norm >= 0.99 * radius_) {
+    radius_ = std::min(options_.expand_factor * radius_, options_.max_radius);
+  }
+}
+
+}  // namespace qpm

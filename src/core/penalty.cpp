@@ -1,0 +1,189 @@
+#include "qpm/core/penalty.hpp"
+
+#include <algorithm>
+
+namespace qpm {
+
+PenaltyFunction::PenaltyFunction(Problem* problem)
+    : problem_(problem),
+      n_(problem->num_variables()),
+      m_(problem->num_constraints()) {
+  Vector x_l(n_), x_u(n_);
+  g_lower_.resize(m_);
+  g_upper_.resize(m_);
+  problem_->GetBounds(x_l, x_u, g_lower_, g_upper_);
+  row_slack_.assign(m_, -1);
+  for (int j = 0; j < m_; ++j) {
+    if (g_lower_[j] == g_upper_[j]) continue;
+    row_slack_[j] = static_cast<int>(slack_row_.size());
+    slack_row_.push_back(j);
+  }
+  const int ns = num_slacks();
+  lower_.resize(n_ + ns);
+  upper_.resize(n_ + ns);
+  lower_.head(n_) = x_l;
+  upper_.head(n_) = x_u;
+  for (int i = 0; i < ns; ++i) {
+    lower_[n_ + i] = g_lower_[slack_row_[i]];
+    upper_[n_ + i] = g_upper_[slack_row_[i]];
+  }
+  for (int i = 0; i < n_ + ns; ++i) {
+    if (std::isfinite(lower_[i]) || std::isfinite(upper_[i])) has_bounds_ = true;
+  }
+  if (!has_bounds_) {  // nothing reads the box then: free its 2 (n + ns) doubles
+    lower_.resize(0);
+    upper_.resize(0);
+  }
+  if (problem_->has_hessian()) {
+    problem_->InitHessian(&hessian_);
+    hessian_.makeCompressed();
+    hessian_diag_.setZero(n_);  // kept for preconditioners
+  }
+  lambda_.setZero(m_);
+  jv_.setZero(m_);
+  violation_grad_.setZero(n_ + ns);
+}
+
+void PenaltyFunction::Allocate(Iterate* it) const {
+  it->x.setZero(n());
+  it->g.setZero(m_);
+  it->c.setZero(m_);
+  it->grad_f.setZero(n_);
+  it->grad_q.setZero(n());
+  problem_->InitJacobian(&it->jacobian);
+  it->jacobian.makeCompressed();
+}
+
+int PenaltyFunction::Project(VectorRef z) const {
+  if (!has_bounds_) return 0;
+  int moved = 0;
+  for (int i = 0; i < z.size(); ++i) {
+    const double p = std::min(std::max(z[i], lower_[i]), upper_[i]);
+    moved += p != z[i];
+    z[i] = p;
+  }
+  return moved;
+}
+
+void PenaltyFunction::FormResidual(Iterate* it) const {
+  for (int j = 0; j < m_; ++j) {
+    const int slack = row_slack_[j];
+    it->c[j] = it->g[j] - (slack < 0 ? g_lower_[j] : it->x[n_ + slack]);
+  }
+  it->c_squared = it->c.squaredNorm();
+}
+
+bool PenaltyFunction::EvaluateValues(Iterate* it) {
+  ++counts_.q_evals;
+  const auto x = it->x.head(n_);
+  if (!problem_->EvalObjective(x, &it->f)) return false;
+  if (m_ > 0 && !problem_->EvalConstraints(x, it->g)) return false;
+  FormResidual(it);
+  return std::isfinite(it->f) && std::isfinite(it->c_squared);
+}
+
+void PenaltyFunction::FitSlacks(Iterate* it) const {
+  for (int i = 0; i < num_slacks(); ++i) {
+    const int j = slack_row_[i];
+    it->x[n_ + i] = std::min(std::max(it->g[j], g_lower_[j]), g_upper_[j]);
+  }
+  FormResidual(it);
+}
+
+bool PenaltyFunction::EvaluateDerivatives(Iterate* it) {
+  ++counts_.grad_evals;
+  const auto x = it->x.head(n_);
+  if (!problem_->EvalGradient(x, it->grad_f)) return false;
+  if (m_ > 0 && !problem_->EvalJacobian(x, &it->jacobian)) return false;
+  FormGradient(it);
+  return std::isfinite(it->grad_q_norm);
+}
+
+void PenaltyFunction::FormGradient(Iterate* it) const {
+  auto gx = it->grad_q.head(n_);
+  gx = it->grad_f;
+  if (m_ > 0) gx.noalias() += beta_ * (it->jacobian.transpose() * it->c);
+  for (int i = 0; i < num_slacks(); ++i) it->grad_q[n_ + i] = -beta_ * it->c[slack_row_[i]];
+  if (!has_bounds_) {
+    it->grad_q_norm = it->grad_q.norm();
+    return;
+  }
+  double sum = 0.0;  // ||P_T(-grad Q)||^2, tangent-cone projection
+  for (int i = 0; i < n(); ++i) {
+    const double g = it->grad_q[i];
+    const bool blocked = (g > 0.0 && it->x[i] <= lower_[i]) || (g < 0.0 && it->x[i] >= upper_[i]);
+    if (!blocked) sum += g * g;
+  }
+  it->grad_q_norm = std::sqrt(sum);
+}
+
+double PenaltyFunction::ViolationStationarity(const Iterate& it) {
+  const double c_norm = it.c_norm();
+  if (m_ == 0 || !(c_norm > 0.0)) return 0.0;
+  violation_grad_.head(n_).noalias() = it.jacobian.transpose() * it.c;
+  for (int i = 0; i < num_slacks(); ++i) violation_grad_[n_ + i] = -it.c[slack_row_[i]];
+  double sum = 0.0;
+  for (int i = 0; i < n(); ++i) {
+    const double g = violation_grad_[i];
+    const bool blocked =
+        has_bounds_ && ((g > 0.0 && it.x[i] <= lower_[i]) || (g < 0.0 && it.x[i] >= upper_[i]));
+    if (!blocked) sum += g * g;
+  }
+  return std::sqrt(sum) / c_norm;
+}
+
+bool PenaltyFunction::EvaluateHessian(const Iterate& it) {
+  ++counts_.hess_evals;
+  lambda_ = beta_ * it.c;
+  if (!problem_->EvalHessian(it.x.head(n_), 1.0, lambda_, &hessian_)) return false;
+  ExtractDiagonal();
+  return std::isfinite(Eigen::Map<const Vector>(hessian_.valuePtr(), hessian_.nonZeros()).sum());
+}
+
+// W v from the lower triangle in one pass: each stored a_ij adds a_ij v_j to
+// row i and, off the diagonal, a_ij v_i to row j (half the memory traffic of
+// L v + L^T v - diag v).
+void PenaltyFunction::SymmetricProduct(const ConstVectorRef& v, VectorRef out) const {
+  out.setZero();
+  const int* outer = hessian_.outerIndexPtr();
+  const int* inner = hessian_.innerIndexPtr();
+  const double* a = hessian_.valuePtr();
+  for (int i = 0; i < n_; ++i) {
+    double sum = 0.0;
+    const double vi = v[i];
+    for (int k = outer[i]; k < outer[i + 1]; ++k) {
+      const int j = inner[k];
+      sum += a[k] * v[j];
+      if (j != i) out[j] += a[k] * vi;
+    }
+    out[i] += sum;
+  }
+}
+
+// diag(W) through slots found once (Eigen's diagonal() searches every row).
+void PenaltyFunction::ExtractDiagonal() {
+  if (diagonal_slot_.empty()) {
+    diagonal_slot_.assign(n_, -1);
+    for (int i = 0; i < n_; ++i) {
+      for (SparseMatrix::InnerIterator it(hessian_, i); it; ++it) {
+        if (it.col() == i) diagonal_slot_[i] = static_cast<int>(&it.valueRef() - hessian_.valuePtr());
+      }
+    }
+  }
+  const double* a = hessian_.valuePtr();
+  for (int i = 0; i < n_; ++i) hessian_diag_[i] = diagonal_slot_[i] < 0 ? 0.0 : a[diagonal_slot_[i]];
+}
+
+void PenaltyFunction::HessianProduct(const Iterate& it, const Vector& v, Vector* out) {
+  ++counts_.hess_products;
+  const auto vx = v.head(n_);
+  auto ox = out->head(n_);
+  SymmetricProduct(vx, ox);
+  if (m_ == 0) return;
+  jv_.noalias() = it.jacobian * vx;            // dc/dz v = J v_x - v_s on slack rows
+  for (int i = 0; i < num_slacks(); ++i) jv_[slack_row_[i]] -= v[n_ + i];
+  ox.noalias() += beta_ * (it.jacobian.transpose() * jv_);
+  for (int i = 0; i < num_slacks(); ++i) (*out)[n_ + i] = -beta_ * jv_[slack_row_[i]];
+}
+
+}  // namespace qpm
