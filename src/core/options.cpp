@@ -11,6 +11,10 @@ const char* ToString(InnerSolverType type) {
   return "unknown";
 }
 
+const char* ToString(Mode mode) {
+  return mode == Mode::kPaper ? "paper" : "multipliers";
+}
+
 namespace {
 
 bool Fail(std::string* why, const char* message) {
@@ -45,9 +49,35 @@ bool IsValid(const TrustRegionOptions& o, std::string* why) {
   return true;
 }
 
+
+bool IsValid(const MultiplierOptions& o, std::string* why) {
+  if (!(o.max_multiplier > 0.0)) return Fail(why, "multipliers.max_multiplier must be > 0");
+  if (!(o.feasibility_decrease > 0.0 && o.feasibility_decrease < 1.0)) return Fail(why, "multipliers.feasibility_decrease must be in (0, 1)");
+  if (!(o.penalty_increase > 1.0)) return Fail(why, "multipliers.penalty_increase must be > 1");
+  if (!(o.penalty_init >= 0.0)) return Fail(why, "multipliers.penalty_init must be >= 0");
+  if (!(o.penalty_init_min > 0.0 && o.penalty_init_max >= o.penalty_init_min)) return Fail(why, "multipliers needs 0 < penalty_init_min <= penalty_init_max");
+  if (!(o.init_max >= 0.0)) return Fail(why, "multipliers.init_max must be >= 0");
+  return true;
+}
+
+bool IsValid(const TerminationOptions& o, std::string* why) {
+  if (!(o.tol > 0.0)) return Fail(why, "tol must be > 0");
+  if (!(o.dual_inf_tol > 0.0)) return Fail(why, "dual_inf_tol must be > 0");
+  if (!(o.constr_viol_tol > 0.0)) return Fail(why, "constr_viol_tol must be > 0");
+  if (!(o.compl_inf_tol > 0.0)) return Fail(why, "compl_inf_tol must be > 0");
+  if (!(o.acceptable_tol > 0.0 && o.acceptable_dual_inf_tol > 0.0 &&
+        o.acceptable_constr_viol_tol > 0.0 && o.acceptable_compl_inf_tol > 0.0)) {
+    return Fail(why, "the acceptable tolerances must be > 0");
+  }
+  if (o.acceptable_iter < 0) return Fail(why, "acceptable_iter must be >= 0");
+  if (!(o.s_max >= 1.0)) return Fail(why, "termination.s_max must be >= 1");
+  return true;
+}
+
 }  // namespace
 
 bool Options::IsValid(std::string* why) const {
+  if (!qpm::IsValid(multipliers, why) || !qpm::IsValid(termination, why)) return false;
   if (!(penalty_init >= 1.0)) return Fail(why, "penalty_init (beta0) must be >= 1");
   if (!(penalty_growth > 1.0)) return Fail(why, "penalty_growth (alpha) must be > 1");
   if (!(penalty_growth_max >= penalty_growth)) return Fail(why, "penalty_growth_max must be >= penalty_growth");

@@ -71,6 +71,23 @@ void PenaltyFunction::FormResidual(Iterate* it) const {
     it->c[j] = it->g[j] - (slack < 0 ? g_lower_[j] : it->x[n_ + slack]);
   }
   it->c_squared = it->c.squaredNorm();
+  it->lambda_c = has_multipliers_ ? multipliers_.dot(it->c) : 0.0;
+}
+
+void PenaltyFunction::SetMultipliers(const Vector& lambda) {
+  multipliers_ = lambda;
+  has_multipliers_ = true;
+  shifted_.resize(m_);
+}
+
+void PenaltyFunction::FirstOrderMultipliers(const Iterate& it, Vector* y) const {
+  *y = beta_ * it.c;
+  if (has_multipliers_) *y += multipliers_;
+}
+
+void PenaltyFunction::Refresh(Iterate* it) const {
+  FormResidual(it);
+  FormGradient(it);
 }
 
 bool PenaltyFunction::EvaluateValues(Iterate* it) {
@@ -102,8 +119,14 @@ bool PenaltyFunction::EvaluateDerivatives(Iterate* it) {
 void PenaltyFunction::FormGradient(Iterate* it) const {
   auto gx = it->grad_q.head(n_);
   gx = it->grad_f;
-  if (m_ > 0) gx.noalias() += beta_ * (it->jacobian.transpose() * it->c);
-  for (int i = 0; i < num_slacks(); ++i) it->grad_q[n_ + i] = -beta_ * it->c[slack_row_[i]];
+  if (has_multipliers_) {  // grad L_A: y = lambda + beta c in place of beta c
+    shifted_ = multipliers_ + beta_ * it->c;
+    if (m_ > 0) gx.noalias() += it->jacobian.transpose() * shifted_;
+    for (int i = 0; i < num_slacks(); ++i) it->grad_q[n_ + i] = -shifted_[slack_row_[i]];
+  } else {
+    if (m_ > 0) gx.noalias() += beta_ * (it->jacobian.transpose() * it->c);
+    for (int i = 0; i < num_slacks(); ++i) it->grad_q[n_ + i] = -beta_ * it->c[slack_row_[i]];
+  }
   if (!has_bounds_) {
     it->grad_q_norm = it->grad_q.norm();
     return;
@@ -115,6 +138,21 @@ void PenaltyFunction::FormGradient(Iterate* it) const {
     if (!blocked) sum += g * g;
   }
   it->grad_q_norm = std::sqrt(sum);
+}
+
+PenaltyFunction::DualMeasures PenaltyFunction::Dual(const Iterate& it) const {
+  DualMeasures d;
+  for (int i = 0; i < n(); ++i) {
+    const double g = it.grad_q[i];
+    const bool blocked = has_bounds_ && ((g > 0.0 && it.x[i] <= lower_[i]) ||
+                                         (g < 0.0 && it.x[i] >= upper_[i]));
+    if (blocked) {
+      d.bound_multipliers_l1 += std::abs(g);
+    } else {
+      d.dual_inf = std::max(d.dual_inf, std::abs(g));
+    }
+  }
+  return d;
 }
 
 double PenaltyFunction::ViolationStationarity(const Iterate& it) {
@@ -135,6 +173,7 @@ double PenaltyFunction::ViolationStationarity(const Iterate& it) {
 bool PenaltyFunction::EvaluateHessian(const Iterate& it) {
   ++counts_.hess_evals;
   lambda_ = beta_ * it.c;
+  if (has_multipliers_) lambda_ += multipliers_;
   if (!problem_->EvalHessian(it.x.head(n_), 1.0, lambda_, &hessian_)) return false;
   ExtractDiagonal();
   return std::isfinite(Eigen::Map<const Vector>(hessian_.valuePtr(), hessian_.nonZeros()).sum());

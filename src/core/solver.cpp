@@ -5,10 +5,12 @@
 #include <limits>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "qpm/core/inner/gradient_descent.hpp"
 #include "qpm/core/inner/lbfgs.hpp"
 #include "qpm/core/inner/trust_region.hpp"
+#include "qpm/core/multipliers.hpp"
 #include "qpm/core/penalty.hpp"
 
 namespace qpm {
@@ -69,72 +71,119 @@ TerminationType FromInner(InnerStatus status) {
   return TerminationType::kStalled;
 }
 
+// A point the outer loop keeps (x_0, the start of the current subproblem,
+// the outer iterate of least violation): its values only. Derivatives are
+// evaluated again when it is restored (O(nnz(J)) memory saved; the counts
+// show it).
+struct SavedPoint {
+  Vector z, g, c;
+  double f = 0.0;
+  double c_squared = std::numeric_limits<double>::infinity();
+
+  void Save(const Iterate& it) {
+    z = it.x, g = it.g, c = it.c;
+    f = it.f, c_squared = it.c_squared;
+  }
+  // The merit at the point (Q_beta, or L_A with multipliers), no callbacks.
+  double Q(const PenaltyFunction& q) const {
+    const double lambda_c = q.has_multipliers() ? q.multipliers().dot(c) : 0.0;
+    return f + lambda_c + 0.5 * q.beta() * c_squared;
+  }
+  // Values into `it`, then derivatives and grad Q there; false only for a
+  // nondeterministic model whose derivatives fail where they once did not.
+  bool Restore(PenaltyFunction* q, Iterate* it) const {
+    it->x = z, it->g = g, it->c = c;
+    it->f = f, it->c_squared = c_squared;
+    q->UpdateResidual(it);
+    return q->EvaluateDerivatives(it);
+  }
+};
+
 class OuterLoop {
  public:
   // The time limits count from `start_cpu` (CpuSeconds()) and from when
   // `deadline` was made: before the penalty's set-up (bounds, O(n)).
   OuterLoop(Problem* problem, const Options& options, const Callbacks& callbacks,
-            double start_cpu, const CpuDeadline& deadline)
-      : options_(options),
+            double start_cpu, const CpuDeadline& deadline, const Vector& lambda0)
+      : lambda0_(lambda0),
+        options_(options),
         callbacks_(callbacks),
         start_cpu_(start_cpu),
         deadline_(deadline),
-        q_(problem) {}
+        q_(problem),
+        paper_(options.mode == Mode::kPaper) {}
 
   Summary Run(const Vector& x0);
 
  private:
-  bool EvaluateStart(const Vector& x0);
+  // Algorithm 1's steps.
+  bool Start(const Vector& x0);
   double PrepareSubproblem(int k);
   InnerSummary SolveSubproblem();
+  std::optional<Summary> Verdict(const InnerSummary& inner);
+  void UpdateMultipliers();
+  void UpdatePenalty(const InnerSummary& inner);
+  // Termination tests.
+  bool Converged(const InnerSummary& inner) const;
+  bool Acceptable() const;
+  bool AcceptableForLong();
+  bool Stuck(int k) const;
+  bool ContinueAfterStall(InnerStatus status);
+  // Extra mechanisms, each documented where it is defined.
+  bool RestartAfterRunaway(double q_start, const InnerSummary& inner);
+  double NextGrowth(long inner_iterations);
+  void SeedMultipliers();
+  double InitialPenalty() const;
+  void KeepLeastViolation();
+  void RestoreLeastViolation();
+  void RememberSolution();
+  void TryExtrapolation();
+  FeasibilityTolerance Tolerance() const;
+  // Reporting.
   void Record(int k, double q_start, const InnerSummary& inner);
   bool Notify(const Iterate& x, const StepInfo& step);
   Summary Finish(TerminationType type, const std::string& message);
+  Summary FinishEarly(const InnerSummary& inner);
   void BoundMultipliers();
-  Summary FinishEarly(InnerStatus status);
-  bool Acceptable() const;
-  bool ContinueAfterStall(InnerStatus status);
-  double NextGrowth(long inner_iterations);
-  bool Stuck(int k) const;
-  void RememberSolution();
-  void KeepLeastViolation();
-  void RestoreLeastViolation();
-  void TryExtrapolation();
-  void KeepStart();
-  bool RestoreStart();
 
+  struct Optimality {  // Ipopt's measures at current_ (TerminationOptions)
+    double error = 0.0;        // E, scaled by s_d
+    double dual_inf = 0.0;     // ||grad_z L - z_L + z_U||_inf
+    double constr_viol = 0.0;  // ||c||_inf
+  };
+  Optimality Measure() const;
+
+  const Vector& lambda0_;  // the user's multipliers (warm start), or empty
   const Options& options_;
   const Callbacks& callbacks_;
   double start_cpu_;
   CpuDeadline deadline_;
   PenaltyFunction q_;
-  // x_0's point and values (f, g, c): Q(x_0) for each beta needs no callback.
-  // Its derivatives are not kept (O(nnz(J)) memory); the rare restart at x_0
-  // (5.2) re-evaluates them, and the counts show it.
-  Vector x0_z_, x0_g_, x0_c_;
-  double x0_f_ = 0.0;
-  double x0_c_squared_ = 0.0;
-  Iterate current_;  // x_k before a subproblem, x_{k+1} after it
+  const bool paper_;  // Options::mode == kPaper: Algorithm 1 exactly
+  Iterate current_;   // x_k before a subproblem, x_{k+1} after it
+  SavedPoint x0_;     // Q(x_0) for each beta needs no callback (5.2)
+  SavedPoint start_;  // the current subproblem's start, for a runaway restart
+  SavedPoint least_;  // the outer iterate of least ||c||: a local-infeasibility stop returns it
   std::unique_ptr<InnerSolver> inner_;
   Summary summary_;
   long iterations_ = 0;  // inner iterations over all subproblems
   int k_ = 0;
   int stalled_subproblems_ = 0;  // continued after a stall (ContinueAfterStall)
-  // The outer iterate of least ||c|| so far (x, f, g, c; derivatives are
-  // re-evaluated if it is returned): a local-infeasibility stop returns it.
-  Vector least_z_, least_g_, least_c_;
-  double least_f_ = 0.0, least_c_squared_ = std::numeric_limits<double>::infinity();
-  double alpha_ = 0.0;             // adaptive growth factor
-  Vector last_z_, previous_z_;     // extrapolation: x_{k}, x_{k-1}
-  double last_beta_ = 0.0, previous_beta_ = 0.0;
-  Iterate extrapolated_;
-  // The start point of the current subproblem (x, f, g, c), for the restart
-  // after a runaway; its derivatives are re-evaluated then.
-  Vector start_z_, start_g_, start_c_;
-  double start_f_ = 0.0, start_c_squared_ = 0.0;
   int runaway_restarts_ = 0;
+  int feasible_runaways_ = 0;    // runaways of f with ||c|| small (default mode)
+  int acceptable_count_ = 0;     // consecutive acceptable outer iterates (default mode)
+  bool tight_ = false;           // default mode: subproblems at tau = eps1 (Stuck)
+  int tight_since_ = 0;
+  double alpha_ = 0.0;           // adaptive growth factor
+  double previous_c_max_ = 0.0;  // ||c(x_k)||_inf before the subproblem (default mode)
+  Vector last_z_, previous_z_;   // extrapolation: x_{k}, x_{k-1}
+  double last_beta_ = 0.0, previous_beta_ = 0.0;
+  Iterate spare_;                // extrapolation and restores
 };
 
+// Algorithm 1 (paper, Sec. 2) with the multiplier step of the default mode:
+// each subproblem starts at argmin{L(x_k), L(x_0)} (5.2), ends with (2.3)
+// and (2.4), then the verdict, then lambda and beta for the next one.
 Summary OuterLoop::Run(const Vector& x0) {
   std::string why;
   summary_.x = x0;
@@ -145,74 +194,126 @@ Summary OuterLoop::Run(const Vector& x0) {
                   "the model does not provide; use lbfgs (hessian_approximation "
                   "limited-memory)");
   }
-  alpha_ = options_.penalty_growth;
-  q_.set_beta(options_.penalty_init);
-  if (!EvaluateStart(x0)) {
+  if (!Start(x0)) {
     return Finish(TerminationType::kInvalidNumberAtStart,
                   "the model returned an error or a non-finite value at the start point");
   }
-  inner_ = MakeInnerSolver(options_, &q_);
   if (!Notify(current_, StepInfo())) return Finish(TerminationType::kUserStop, "stopped by the user callback");
   for (k_ = 0; k_ < options_.max_outer_iter; ++k_) {
     const double q_start = PrepareSubproblem(k_);
     if (std::isnan(q_start)) {
       return Finish(TerminationType::kStalled, "derivatives at x_0 failed on the restart (5.2)");
     }
-    KeepStart();
+    start_.Save(current_);
     const InnerSummary inner = SolveSubproblem();
     if (inner.status == InnerStatus::kRunaway) {
-      const bool restored = RestoreStart();  // x_{k+1} = x_k
-      InnerSummary restart = inner;
-      restart.tau = FeasibilityTolerance{options_.feasibility_tol, options_.stationarity_tol,
-                                         options_.tolerance_cap}(current_.c_norm());
-      Record(k_, q_start, restart);
-      if (!restored || runaway_restarts_++ >= options_.max_runaway_restarts) {
+      if (!RestartAfterRunaway(q_start, inner)) {
         return Finish(TerminationType::kDiverging,
-                      "the subproblem's iterates ran away (||x||_inf > diverging_iterates_tol, "
-                      "after max_runaway_restarts restarts with larger penalties)");
+                      "the iterates ran away: the objective seems unbounded below (||x||_inf > "
+                      "diverging_iterates_tol, or f falling without bound on the feasible set)");
       }
-      q_.set_beta(q_.beta() * std::max(options_.runaway_penalty_factor, alpha_));
       continue;
     }
     Record(k_, q_start, inner);
     KeepLeastViolation();
-    if (inner.status != InnerStatus::kConverged && !ContinueAfterStall(inner.status)) {
-      return FinishEarly(inner.status);
-    }
-    if (inner.status == InnerStatus::kConverged && current_.c_norm() <= options_.feasibility_tol) {
-      return Finish(TerminationType::kConverged, "||c|| <= eps0 and ||grad Q|| <= eps1");
-    }
-    if (Stuck(k_)) {
-      RestoreLeastViolation();
-      return Finish(TerminationType::kInfeasible,
-                    "||c|| stopped decreasing while beta grew: a stationary point of the "
-                    "constraint violation (locally infeasible)");
-    }
+    if (std::optional<Summary> end = Verdict(inner)) return *end;
+    if (k_ + 1 == options_.max_outer_iter) break;
     RememberSolution();
-    q_.set_beta(q_.beta() * NextGrowth(inner.iterations));
+    UpdateMultipliers();
+    UpdatePenalty(inner);
   }
   return Finish(TerminationType::kMaxOuterIterations, "reached max_outer_iter");
 }
 
-// x_0 is projected on the bounds (the count goes to the summary) and the
-// slacks start at g(x_0) projected on the row bounds.
+// After subproblem k: converged, ended short, acceptable for long, locally
+// infeasible, or on to the next one (nullopt).
+std::optional<Summary> OuterLoop::Verdict(const InnerSummary& inner) {
+  if (Converged(inner)) {
+    return Finish(TerminationType::kConverged,
+                  paper_ ? "||c|| <= eps0 and ||grad Q|| <= eps1"
+                         : "optimality error <= tol (Ipopt's test)");
+  }
+  if (inner.status != InnerStatus::kConverged && !ContinueAfterStall(inner.status)) {
+    return FinishEarly(inner);
+  }
+  if (AcceptableForLong()) {
+    return Finish(TerminationType::kAcceptable,
+                  "acceptable level held for acceptable_iter outer iterations");
+  }
+  if (Stuck(k_)) {
+    RestoreLeastViolation();
+    return Finish(TerminationType::kInfeasible,
+                  "||c|| stopped decreasing while beta grew: a stationary point of the "
+                  "constraint violation (locally infeasible)");
+  }
+  return std::nullopt;
+}
+
+// Paper: (2.4) held and ||c||_2 <= eps0. Default: Ipopt's optimality error.
+bool OuterLoop::Converged(const InnerSummary& inner) const {
+  if (paper_) {
+    return inner.status == InnerStatus::kConverged && current_.c_norm() <= options_.feasibility_tol;
+  }
+  const TerminationOptions& t = options_.termination;
+  const Optimality o = Measure();
+  return o.error <= t.tol && o.dual_inf <= t.dual_inf_tol && o.constr_viol <= t.constr_viol_tol;
+}
+
+// Ipopt's E = max(dual_inf / s_d, constr_viol, compl / s_c) with
+// s_d = max(s_max, (||y||_1 + ||z||_1) / (m + n)) / s_max. Complementarity
+// is zero by construction: bound multipliers are nonzero only on a bound.
+OuterLoop::Optimality OuterLoop::Measure() const {
+  Optimality o;
+  const PenaltyFunction::DualMeasures d = q_.Dual(current_);
+  double y_l1 = 0.0;
+  for (int j = 0; j < q_.m(); ++j) {
+    y_l1 += std::abs((q_.has_multipliers() ? q_.multipliers()[j] : 0.0) + q_.beta() * current_.c[j]);
+  }
+  const double s_max = options_.termination.s_max;
+  const double count = std::max(1, q_.m() + q_.n());
+  const double s_d = std::max(s_max, (y_l1 + d.bound_multipliers_l1) / count) / s_max;
+  o.dual_inf = d.dual_inf;
+  o.constr_viol = current_.c.size() ? current_.c.lpNorm<Eigen::Infinity>() : 0.0;
+  o.error = std::max(o.dual_inf / s_d, o.constr_viol);
+  return o;
+}
+
+bool OuterLoop::Acceptable() const {
+  if (paper_) {
+    return current_.c_norm() <= options_.acceptable_feasibility_tol &&
+           current_.grad_q_norm <= options_.acceptable_stationarity_tol;
+  }
+  const TerminationOptions& t = options_.termination;
+  const Optimality o = Measure();
+  return o.error <= t.acceptable_tol && o.dual_inf <= t.acceptable_dual_inf_tol &&
+         o.constr_viol <= t.acceptable_constr_viol_tol;
+}
+
+// Default mode: Ipopt's acceptable_iter, counted in outer iterations.
+bool OuterLoop::AcceptableForLong() {
+  if (paper_ || options_.termination.acceptable_iter == 0) return false;
+  acceptable_count_ = Acceptable() ? acceptable_count_ + 1 : 0;
+  return acceptable_count_ >= options_.termination.acceptable_iter;
+}
+
 // An inner solver stopped short of (2.4). A stall (no further progress in
 // double precision) at a point within the acceptable tolerances is reported
-// as such, as Ipopt's Solved_To_Acceptable_Level.
-Summary OuterLoop::FinishEarly(InnerStatus status) {
+// as such, as Ipopt's Solved_To_Acceptable_Level; a stall because every
+// trial failed to evaluate as Ipopt's Invalid_Number_Detected (default mode).
+Summary OuterLoop::FinishEarly(const InnerSummary& inner) {
+  const InnerStatus status = inner.status;
   if (status == InnerStatus::kStalled && Acceptable()) {
     return Finish(TerminationType::kAcceptable,
                   "stalled within the acceptable tolerances (||c|| and stationarity)");
+  }
+  if (!paper_ && status == InnerStatus::kStalled && inner.evaluation_failed) {
+    return Finish(TerminationType::kEvaluationError,
+                  "the model failed to evaluate at every trial point, down to the smallest step");
   }
   const TerminationType type = status == InnerStatus::kTimeLimit && deadline_.wall_passed()
                                    ? TerminationType::kMaxWallTime
                                    : FromInner(status);
   return Finish(type, std::string("inner solver stopped: ") + ToString(type));
-}
-
-bool OuterLoop::Acceptable() const {
-  return current_.c_norm() <= options_.acceptable_feasibility_tol &&
-         current_.grad_q_norm <= options_.acceptable_stationarity_tol;
 }
 
 // A subproblem that stalled short of (2.4) at a point that is not acceptable
@@ -229,40 +330,91 @@ bool OuterLoop::ContinueAfterStall(InnerStatus status) {
   if (status != InnerStatus::kStalled || Acceptable()) return false;
   if (current_.c_norm() <= options_.feasibility_tol) return false;
   const size_t k = summary_.outer.size();
-  const double before = k >= 2 ? summary_.outer[k - 2].c_norm : std::sqrt(x0_c_squared_);
+  const double before = k >= 2 ? summary_.outer[k - 2].c_norm : std::sqrt(x0_.c_squared);
   if (!(current_.c_norm() < (1.0 - options_.infeasibility_decrease) * before)) return false;
   return ++stalled_subproblems_ <= options_.max_stalled_subproblems;
 }
 
-bool OuterLoop::EvaluateStart(const Vector& x0) {
+// x_0 is projected on the bounds (the count goes to the summary) and the
+// slacks start at g(x_0) projected on the row bounds. The default mode then
+// seeds lambda and beta.
+bool OuterLoop::Start(const Vector& x0) {
   q_.Allocate(&current_);
   current_.x.head(q_.num_x()) = x0;
   summary_.start_projected = q_.Project(current_.x.head(q_.num_x()));
   if (!q_.EvaluateValues(&current_)) return false;
   q_.FitSlacks(&current_);
+  q_.set_beta(paper_ ? options_.penalty_init : InitialPenalty());
   if (!q_.EvaluateDerivatives(&current_)) return false;
-  x0_z_ = current_.x, x0_g_ = current_.g, x0_c_ = current_.c;
-  x0_f_ = current_.f, x0_c_squared_ = current_.c_squared;
+  alpha_ = options_.penalty_growth;
+  if (!paper_) SeedMultipliers();
+  x0_.Save(current_);
+  previous_c_max_ = current_.c.size() ? current_.c.lpNorm<Eigen::Infinity>() : 0.0;
+  inner_ = MakeInnerSolver(options_, &q_);
   return true;
 }
 
-// Starts subproblem k at argmin of Q_{beta_k} over {x_k, x_0} (eq. (5.2)),
+// ALGENCAN's beta_0 = 10 max(1, |f(x_0)|) / max(1, ||c(x_0)||^2 / 2), clipped:
+// the penalty term starts comparable to the objective.
+double OuterLoop::InitialPenalty() const {
+  const MultiplierOptions& m = options_.multipliers;
+  if (m.penalty_init > 0.0) return m.penalty_init;
+  const double beta = 10.0 * std::max(1.0, std::abs(current_.f)) /
+                      std::max(1.0, 0.5 * current_.c_squared);
+  return std::min(std::max(beta, m.penalty_init_min), m.penalty_init_max);
+}
+
+// lambda_0: the user's (warm start) when given, else the least-squares
+// estimate (multipliers.hpp), else 0.
+void OuterLoop::SeedMultipliers() {
+  Vector lambda = Vector::Zero(q_.m());
+  if (lambda0_.size() == q_.m() && q_.m() > 0) {
+    lambda = lambda0_;
+  } else if (options_.multipliers.least_squares_init) {
+    lambda = LeastSquaresMultipliers(q_, current_, options_.multipliers.init_max);
+  }
+  q_.SetMultipliers(lambda);
+  q_.Refresh(&current_);
+}
+
+// Default mode: lambda_{k+1} = P(lambda_k + beta_k c(x_{k+1})) (ALGENCAN's
+// safeguarded first-order update); the paper's lambda stays 0.
+void OuterLoop::UpdateMultipliers() {
+  if (paper_) return;
+  Vector lambda = q_.multipliers();
+  qpm::UpdateMultipliers(q_.beta(), current_.c, options_.multipliers.max_multiplier, &lambda);
+  q_.SetMultipliers(lambda);
+}
+
+// Paper: beta *= alpha (or the adaptive alpha). Default: beta *= gamma only
+// when ||c||_inf did not fall below feasibility_decrease times its value
+// before the subproblem, so beta stays bounded on regular problems.
+void OuterLoop::UpdatePenalty(const InnerSummary& inner) {
+  if (paper_) {
+    q_.set_beta(q_.beta() * NextGrowth(inner.iterations));
+    return;
+  }
+  const double c_max = current_.c.size() ? current_.c.lpNorm<Eigen::Infinity>() : 0.0;
+  if (c_max > options_.multipliers.feasibility_decrease * previous_c_max_) {
+    q_.set_beta(q_.beta() * options_.multipliers.penalty_increase);
+  }
+  previous_c_max_ = c_max;
+}
+
+// Starts subproblem k at argmin of the merit over {x_k, x_0} (eq. (5.2)),
 // from cached f and c (no callbacks); returns that minimum, the bound of (2.3).
 double OuterLoop::PrepareSubproblem(int k) {
-  const double beta = q_.beta();
-  const bool use_x0 = k > 0 && x0_f_ + 0.5 * beta * x0_c_squared_ < current_.Q(beta);
+  q_.Refresh(&current_);  // lambda' c and grad Q for this lambda and beta
+  const bool use_x0 = k > 0 && x0_.Q(q_) < current_.Q(q_.beta());
   if (use_x0) {
-    current_.x = x0_z_, current_.g = x0_g_, current_.c = x0_c_;
-    current_.f = x0_f_, current_.c_squared = x0_c_squared_;
-    // They were evaluated there at the start; only a nondeterministic model
-    // can fail now. NaN tells Run to stop with the point it has.
-    if (!q_.EvaluateDerivatives(&current_)) return std::nan("");
+    // Evaluated there at the start; only a nondeterministic model can fail
+    // now. NaN tells Run to stop with the point it has.
+    if (!x0_.Restore(&q_, &current_)) return std::nan("");
   }
-  q_.FormGradient(&current_);
   if (!use_x0 && options_.extrapolate) TryExtrapolation();
   summary_.outer.push_back(OuterRecord());
   summary_.outer.back().started_at_x0 = use_x0 || k == 0;
-  return current_.Q(beta);
+  return current_.Q(q_.beta());
 }
 
 // Local infeasibility (Options::infeasibility_window): true when the last
@@ -270,14 +422,38 @@ double OuterLoop::PrepareSubproblem(int k) {
 // infeasibility_decrease (relative) AND x_{k+1} is a stationary point of
 // ||c|| over the box. The first part alone also holds while the iterates do
 // not move because the adaptive tau lets each start point pass (2.4); only
-// the second is evidence that no beta will lower ||c||.
+// the second is evidence that no beta will lower ||c||. In the default mode
+// a stationary point of ||c|| is not yet a minimizer (x_0 with J^T c = 0 on
+// a maximum or saddle of ||c||): the subproblems from there on are solved
+// to tau = eps1 (tight_), where the trust region's negative curvature moves
+// off such points, and only such subproblems count toward the window.
 bool OuterLoop::Stuck(int k) const {
   const int w = options_.infeasibility_window;
   if (k < w) return false;
   const double before = summary_.outer[k - w].c_norm;
   const double now = summary_.outer[k].c_norm;
   if (now < (1.0 - options_.infeasibility_decrease) * before) return false;
-  return summary_.outer[k].violation_stationarity <= options_.infeasibility_stationarity_tol;
+  const bool stationary =
+      summary_.outer[k].violation_stationarity <= options_.infeasibility_stationarity_tol;
+  if (paper_) return stationary;
+  return stationary && tight_ && k - tight_since_ >= w;
+}
+
+// tau(x) of Def. 2.1 for this subproblem. Paper: (eps0, eps1, tau_cap).
+// Default: eps0 = tol and eps1 = tol s_d (Ipopt's scaling of the dual
+// infeasibility by the multipliers' size), and tau = eps1 once the solve
+// looks stuck at a stationary point of ||c|| (Stuck).
+FeasibilityTolerance OuterLoop::Tolerance() const {
+  if (paper_) {
+    return FeasibilityTolerance{options_.feasibility_tol, options_.stationarity_tol,
+                                options_.tolerance_cap};
+  }
+  const double tol = options_.termination.tol;
+  double y_l1 = 0.0;
+  for (int j = 0; j < q_.m(); ++j) y_l1 += std::abs(q_.multipliers()[j]);
+  const double s_max = options_.termination.s_max;
+  const double s_d = std::max(s_max, y_l1 / std::max(1, q_.m() + q_.n())) / s_max;
+  return FeasibilityTolerance{tol, tol * s_d, tight_ ? 0.0 : options_.tolerance_cap};
 }
 
 // alpha_k: the paper's fixed alpha, or the adaptive rule of Options.
@@ -291,21 +467,26 @@ double OuterLoop::NextGrowth(long inner_iterations) {
   return alpha_;
 }
 
+// Also decides the default mode's tight_ (see Stuck): ||c|| not lower than
+// before the subproblem, at a stationary point of ||c||.
 void OuterLoop::KeepLeastViolation() {
-  if (!(current_.c_squared < least_c_squared_)) return;
-  least_z_ = current_.x, least_g_ = current_.g, least_c_ = current_.c;
-  least_f_ = current_.f, least_c_squared_ = current_.c_squared;
+  const OuterRecord& r = summary_.outer.back();
+  const double before = summary_.outer.size() >= 2 ? summary_.outer[summary_.outer.size() - 2].c_norm
+                                                   : std::sqrt(x0_.c_squared);
+  if (!paper_ && !tight_ && r.violation_stationarity <= options_.infeasibility_stationarity_tol &&
+      !(r.c_norm < (1.0 - options_.infeasibility_decrease) * before)) {
+    tight_ = true, tight_since_ = k_;
+  }
+  if (!(current_.c_squared < least_.c_squared)) return;
+  least_.Save(current_);
 }
 
 // Back to the least-violation outer iterate, when it is not the current one
 // and its derivatives can be evaluated again (they always could there).
 void OuterLoop::RestoreLeastViolation() {
-  if (!(least_c_squared_ < current_.c_squared)) return;
-  Iterate& x = extrapolated_;  // spare storage, unused from here on
-  if (!x.x.size()) q_.Allocate(&x);
-  x.x = least_z_, x.g = least_g_, x.c = least_c_;
-  x.f = least_f_, x.c_squared = least_c_squared_;
-  if (q_.EvaluateDerivatives(&x)) SwapIterates(&current_, &x);
+  if (!(least_.c_squared < current_.c_squared)) return;
+  if (!spare_.x.size()) q_.Allocate(&spare_);
+  if (least_.Restore(&q_, &spare_)) SwapIterates(&current_, &spare_);
 }
 
 // Keeps x_{k+1} and beta_k for the extrapolation of the next start.
@@ -323,12 +504,12 @@ void OuterLoop::TryExtrapolation() {
   if (previous_z_.size() == 0 || last_z_.size() == 0) return;
   const double beta = q_.beta();
   const double s = (1.0 / beta - 1.0 / last_beta_) / (1.0 / last_beta_ - 1.0 / previous_beta_);
-  if (!extrapolated_.x.size()) q_.Allocate(&extrapolated_);
-  extrapolated_.x = last_z_ + s * (last_z_ - previous_z_);
-  q_.Project(extrapolated_.x);
-  if (!q_.EvaluateValues(&extrapolated_) || !(extrapolated_.Q(beta) < current_.Q(beta))) return;
-  if (!q_.EvaluateDerivatives(&extrapolated_)) return;
-  SwapIterates(&current_, &extrapolated_);
+  if (!spare_.x.size()) q_.Allocate(&spare_);
+  spare_.x = last_z_ + s * (last_z_ - previous_z_);
+  q_.Project(spare_.x);
+  if (!q_.EvaluateValues(&spare_) || !(spare_.Q(beta) < current_.Q(beta))) return;
+  if (!q_.EvaluateDerivatives(&spare_)) return;
+  SwapIterates(&current_, &spare_);
   ++summary_.extrapolations;
 }
 
@@ -343,25 +524,26 @@ void OuterLoop::TryExtrapolation() {
 // Restarting from the subproblem's start with a larger beta keeps (2.3):
 // x_{k+1} = x_start does not increase Q, and the next subproblem starts at
 // argmin of Q over {x_k, x_0} (5.2) for the new beta, as any other does.
-void OuterLoop::KeepStart() {
-  start_z_ = current_.x, start_g_ = current_.g, start_c_ = current_.c;
-  start_f_ = current_.f, start_c_squared_ = current_.c_squared;
-}
-
-// Back to the subproblem's start after a runaway, derivatives and grad Q for
-// this beta evaluated again; false only for a nondeterministic model whose
-// derivatives fail where they once did not.
-bool OuterLoop::RestoreStart() {
-  current_.x = start_z_, current_.g = start_g_, current_.c = start_c_;
-  current_.f = start_f_, current_.c_squared = start_c_squared_;
-  return q_.EvaluateDerivatives(&current_);  // also forms grad Q
+// Default mode: f running away three times at points within constr_viol_tol
+// of feasibility, whatever beta, is an objective unbounded below on the
+// feasible set (Ipopt's Diverging_Iterates), not a penalty too weak.
+bool OuterLoop::RestartAfterRunaway(double q_start, const InnerSummary& inner) {
+  const bool restored = start_.Restore(&q_, &current_);  // x_{k+1} = x_k
+  InnerSummary restart = inner;
+  restart.tau = Tolerance()(current_.c_norm());
+  Record(k_, q_start, restart);
+  if (!restored || runaway_restarts_++ >= options_.max_runaway_restarts) return false;
+  if (!paper_ && inner.runaway_objective &&
+      inner.runaway_c_norm <= options_.termination.constr_viol_tol && ++feasible_runaways_ >= 3) {
+    return false;
+  }
+  q_.set_beta(q_.beta() * std::max(options_.runaway_penalty_factor, alpha_));
+  return true;
 }
 
 InnerSummary OuterLoop::SolveSubproblem() {
   InnerControl control;
-  control.tolerance.eps0 = options_.feasibility_tol;
-  control.tolerance.eps1 = options_.stationarity_tol;
-  control.tolerance.tau_cap = options_.tolerance_cap;
+  control.tolerance = Tolerance();
   control.max_iterations = options_.max_inner_iter - iterations_;
   control.deadline = &deadline_;
   control.stall_rounding = options_.stall_rounding;
@@ -411,8 +593,7 @@ bool OuterLoop::Notify(const Iterate& x, const StepInfo& step) {
   info.c_max = x.c.size() ? x.c.lpNorm<Eigen::Infinity>() : 0.0;
   info.grad_q_norm = x.grad_q_norm;
   info.grad_q_max = x.grad_q.size() ? x.grad_q.lpNorm<Eigen::Infinity>() : 0.0;
-  info.tau = FeasibilityTolerance{options_.feasibility_tol, options_.stationarity_tol,
-                                  options_.tolerance_cap}(info.c_norm);
+  info.tau = Tolerance()(info.c_norm);
   info.step = step;
   return callbacks_.on_iteration(info);
 }
@@ -438,18 +619,18 @@ Summary OuterLoop::Finish(TerminationType type, const std::string& message) {
     summary_.z_u.setZero(q_.num_x());
     return summary_;
   }
-  // After the last subproblem beta was grown only if another one followed.
+  // A runaway restart grew beta for a subproblem that never came.
   if (type == TerminationType::kMaxOuterIterations && !summary_.outer.empty()) {
     summary_.beta = summary_.outer.back().beta;
   }
+  q_.set_beta(summary_.beta);
   summary_.x = current_.x.head(q_.num_x());
   summary_.g = current_.g;
   summary_.c = current_.c;
-  summary_.lambda = summary_.beta * current_.c;
+  q_.FirstOrderMultipliers(current_, &summary_.lambda);
   summary_.f = current_.f;
   summary_.c_norm = current_.c_norm();
   summary_.c_max = current_.c.size() ? current_.c.lpNorm<Eigen::Infinity>() : 0.0;
-  q_.set_beta(summary_.beta);
   q_.FormGradient(&current_);
   summary_.grad_q_norm = current_.grad_q_norm;
   BoundMultipliers();
@@ -478,10 +659,10 @@ void OuterLoop::BoundMultipliers() {
 }  // namespace
 
 Summary Solve(Problem* problem, const Vector& x0, const Options& options,
-              const Callbacks& callbacks) {
+              const Callbacks& callbacks, const Vector& lambda0) {
   const double start_cpu = CpuSeconds();
   const CpuDeadline deadline(start_cpu + options.max_cpu_time, options.max_wall_time);
-  OuterLoop loop(problem, options, callbacks, start_cpu, deadline);
+  OuterLoop loop(problem, options, callbacks, start_cpu, deadline, lambda0);
   return loop.Run(x0);
 }
 

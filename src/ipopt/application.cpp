@@ -26,8 +26,13 @@ constexpr const char* kVersion = "0.1.0";
 // Ipopt's tolerances are max-norms; qpm's tests use the paper's 2-norms.
 void RegisterOptionsImpl(const SmartPtr<RegisteredOptions>& r) {
   r->SetRegisteringCategory("QPM (Quadratic Penalty Method)");
+  r->AddStringOption2("qpm_mode", "Outer method.", "multipliers", "multipliers",
+                      "augmented Lagrangian: multiplier estimates, beta grown only when ||c|| "
+                      "stalls, Ipopt's termination test (the default)",
+                      "paper", "the paper's Algorithm 1 exactly: lambda = 0, beta *= alpha every "
+                      "outer iteration, 2-norm tests on eps0 (constr_viol_tol) and eps1 (dual_inf_tol)");
   r->AddStringOption3("qpm_inner_solver", "Inner solver for the penalty subproblems.",
-                      "gradient-descent", "gradient-descent",
+                      "trust-region", "gradient-descent",
                       "steepest descent with Armijo backtracking (QPM-GD)", "trust-region",
                       "trust region with truncated CG on exact Hessian-vector products (QPM-TR)",
                       "lbfgs", "limited-memory BFGS; no eval_h (chosen automatically with "
@@ -241,8 +246,30 @@ SmartPtr<SolveStatistics> QpmApplication::Statistics() {
   return statistics_;
 }
 
+// Ipopt's termination options as Ipopt reads them (registered defaults
+// when the user set none): the default mode's test.
+static void ReadTermination(const OptionsList& list, TerminationOptions* t) {
+  list.GetNumericValue("tol", t->tol, "");
+  list.GetNumericValue("dual_inf_tol", t->dual_inf_tol, "");
+  list.GetNumericValue("constr_viol_tol", t->constr_viol_tol, "");
+  list.GetNumericValue("compl_inf_tol", t->compl_inf_tol, "");
+  list.GetNumericValue("acceptable_tol", t->acceptable_tol, "");
+  list.GetNumericValue("acceptable_dual_inf_tol", t->acceptable_dual_inf_tol, "");
+  list.GetNumericValue("acceptable_constr_viol_tol", t->acceptable_constr_viol_tol, "");
+  list.GetNumericValue("acceptable_compl_inf_tol", t->acceptable_compl_inf_tol, "");
+  Index iterations = t->acceptable_iter;
+  list.GetIntegerValue("acceptable_iter", iterations, "");
+  t->acceptable_iter = iterations;
+}
+
 bool QpmApplication::ReadOptions(qpm::Options* o, TnlpOptions* t, std::string* error) const {
   const OptionsList& list = *Options();
+  std::string mode, warm;
+  list.GetStringValue("qpm_mode", mode, "");
+  o->mode = mode == "paper" ? Mode::kPaper : Mode::kMultipliers;
+  ReadTermination(list, &o->termination);
+  list.GetStringValue("warm_start_init_point", warm, "");
+  t->warm_start = warm == "yes";
   double tol = 0.0;
   list.GetNumericValue("tol", tol, "");
   o->feasibility_tol = NumericOr(list, "constr_viol_tol", tol);
@@ -275,9 +302,9 @@ bool QpmApplication::ReadOptions(qpm::Options* o, TnlpOptions* t, std::string* e
   list.GetIntegerValue("limited_memory_max_history", value, "");
   o->lbfgs.memory = value;
   list.GetNumericValue("qpm_tr_max_radius", o->tr.max_radius, "");
-  std::string mode, extrapolate;
-  list.GetStringValue("qpm_penalty_growth_mode", mode, "");
-  o->penalty_growth_mode = mode == "adaptive" ? PenaltyGrowthMode::kAdaptive : PenaltyGrowthMode::kFixed;
+  std::string growth, extrapolate;
+  list.GetStringValue("qpm_penalty_growth_mode", growth, "");
+  o->penalty_growth_mode = growth == "adaptive" ? PenaltyGrowthMode::kAdaptive : PenaltyGrowthMode::kFixed;
   list.GetNumericValue("qpm_penalty_growth_max", o->penalty_growth_max, "");
   o->penalty_growth_max = std::max(o->penalty_growth_max, o->penalty_growth);
   list.GetStringValue("qpm_extrapolate", extrapolate, "");
@@ -406,7 +433,8 @@ ApplicationReturnStatus QpmApplication::Solve(const SmartPtr<TNLP>& tnlp) {
     PrintOuterLine(*Jnlst(), r, scaling);
   };
   ChargeSetup(cpu_start, wall_start, &options);
-  summary_ = qpm::Solve(problem.get(), problem->starting_point(), options, callbacks);
+  summary_ = qpm::Solve(problem.get(), problem->starting_point(), options, callbacks,
+                        problem->starting_multipliers());
   if (summary_.start_projected > 0) {
     Jnlst()->Printf(J_WARNING, J_MAIN, "The starting point had %d entries outside the variable "
                     "bounds; they were projected onto the bounds.\n", summary_.start_projected);

@@ -141,14 +141,31 @@ std::unique_ptr<TnlpProblem> TnlpProblem::Create(const Ipopt::SmartPtr<Ipopt::TN
   if (!problem->ReadSizesAndBounds(error)) return nullptr;
   if (!problem->ReadJacobianStructure(error)) return nullptr;
   if (options.need_hessian && !problem->ReadHessianStructure(error)) return nullptr;
-  problem->x0_.setZero(problem->n_);
-  if (!tnlp->get_starting_point(problem->n_, true, problem->x0_.data(), false, nullptr,
-                                nullptr, problem->m_, false, nullptr)) {
-    *error = "get_starting_point returned false";
-    return nullptr;
-  }
+  if (!problem->ReadStartingPoint(error)) return nullptr;
   problem->lambda_buffer_.setZero(problem->m_);
   return problem;
+}
+
+// As Ipopt: init_z and init_lambda only with warm_start_init_point yes.
+// The bound multipliers are read (the contract asks the model for them) but
+// not used: qpm's bound multipliers come from the projected gradient.
+bool TnlpProblem::ReadStartingPoint(std::string* error) {
+  x0_.setZero(n_);
+  const bool warm = options_.warm_start;
+  Vector z_l = Vector::Zero(warm ? n_ : 0), z_u = Vector::Zero(warm ? n_ : 0);
+  lambda0_.setZero(warm ? m_ : 0);
+  if (!tnlp_->get_starting_point(n_, true, x0_.data(), warm, warm ? z_l.data() : nullptr,
+                                 warm ? z_u.data() : nullptr, m_, warm,
+                                 warm ? lambda0_.data() : nullptr)) {
+    *error = "get_starting_point returned false";
+    return false;
+  }
+  if (warm && !lambda0_.allFinite()) {
+    *error = "get_starting_point returned a non-finite multiplier";
+    return false;
+  }
+  lambda0_ *= options_.obj_scaling;
+  return true;
 }
 
 bool TnlpProblem::ReadSizesAndBounds(std::string* error) {

@@ -103,8 +103,69 @@ enum class PenaltyGrowthMode {
   kAdaptive,  // alpha doubles after a cheap subproblem, halves after a costly one
 };
 
+// Which method the outer loop runs (docs/algorithm.md).
+enum class Mode {
+  // Default: each subproblem minimizes the augmented Lagrangian
+  // f + lambda' c + beta/2 ||c||^2 (safeguarded first-order multiplier
+  // update, beta grown only when ||c|| did not fall enough), and the solve
+  // ends on Ipopt's optimality error (TerminationOptions).
+  kMultipliers,
+  // The paper's Algorithm 1 exactly: lambda = 0, beta *= alpha after every
+  // subproblem, stop when ||c||_2 <= eps0 after a subproblem met (2.4).
+  kPaper,
+};
+
+const char* ToString(Mode mode);
+
+// Multiplier estimates of the default mode, in the manner of ALGENCAN
+// (Andreani, Birgin, Martinez & Schuverdt, SIAM J. Optim. 18, 2007;
+// Birgin & Martinez, "Practical Augmented Lagrangian Methods", SIAM 2014).
+struct MultiplierOptions {
+  // lambda_{k+1} = P(lambda_k + beta_k c(x_{k+1})) onto [-max_multiplier,
+  // max_multiplier]^m: the safeguard that keeps the global theory.
+  double max_multiplier = 1e20;
+  // beta grows when ||c(x_{k+1})||_inf > feasibility_decrease ||c(x_k)||_inf ...
+  double feasibility_decrease = 0.5;
+  // ... by this factor (ALGENCAN's gamma = 10).
+  double penalty_increase = 10.0;
+  // beta_0 > 0, or 0 for ALGENCAN's rule 10 max(1, |f(x_0)|) / max(1, ||c(x_0)||^2 / 2)
+  // clipped to [penalty_init_min, penalty_init_max].
+  double penalty_init = 0.0;
+  double penalty_init_min = 1e-8;
+  double penalty_init_max = 1e8;
+  // lambda_0: the least-squares estimate argmin ||P(grad_z L(z_0, lambda))||
+  // (Ipopt's constraint multiplier initialization), discarded (lambda_0 = 0)
+  // when its max-norm exceeds init_max (Ipopt's constr_mult_init_max).
+  bool least_squares_init = true;
+  double init_max = 1e3;
+};
+
+// Ipopt's termination test (Waechter & Biegler 2006, Sec. 2.1), default mode:
+// the optimality error E = max(dual_inf / s_d, constr_viol, compl / s_c) of
+// the problem the core solves (gradient-scaled when Options::scaling says
+// so) must be <= tol, and the unscaled dual infeasibility, constraint
+// violation and complementarity <= dual_inf_tol, constr_viol_tol,
+// compl_inf_tol. Max-norms throughout.
+struct TerminationOptions {
+  double tol = 1e-8;
+  double dual_inf_tol = 1.0;
+  double constr_viol_tol = 1e-4;
+  double compl_inf_tol = 1e-4;
+  double acceptable_tol = 1e-6;
+  double acceptable_dual_inf_tol = 1e10;
+  double acceptable_constr_viol_tol = 1e-2;
+  double acceptable_compl_inf_tol = 1e-2;
+  // Acceptable level held for this many consecutive outer iterations ends the
+  // solve Solved_To_Acceptable_Level (0: only when a subproblem stalls).
+  int acceptable_iter = 15;
+  double s_max = 100.0;  // Ipopt's s_max of the multiplier scaling s_d, s_c
+};
+
 struct Options {
-  InnerSolverType inner_solver = InnerSolverType::kGradientDescent;
+  Mode mode = Mode::kMultipliers;
+  MultiplierOptions multipliers;
+  TerminationOptions termination;
+  InnerSolverType inner_solver = InnerSolverType::kTrustRegion;
   double penalty_init = 1.0;      // beta_0 >= 1 (Algorithm 1)
   double penalty_growth = 1.2;    // alpha > 1: beta_{k+1} = alpha beta_k
   // Adaptive mode: alpha_k in [penalty_growth, penalty_growth_max]; a

@@ -25,6 +25,15 @@
 // infeasible corner can pass it for every beta (hs071 from its x0: measure
 // 5.66 < tau = 12 forever while beta grows without bound).
 //
+// Multiplier estimates (the default mode, docs/algorithm.md): with lambda
+// set (SetMultipliers), the merit is the augmented Lagrangian
+//   L_A(z) = f(x) + lambda' c(z) + beta/2 ||c(z)||^2,
+//   grad_x L_A = grad f + J^T y,  grad_s L_A = -y_I,  y = lambda + beta c,
+//   Hess L_A v = W(y) v_x + beta J_z^T J_z v,
+// i.e. the penalty with beta c replaced by y everywhere but the curvature
+// term. Without multipliers (the paper's mode) none of this is computed and
+// Q is the paper's, to the last bit.
+//
 // An Iterate caches f, g, c, grad f and J at its point, so that Q and grad Q
 // for a new beta cost no model callbacks (Algorithm 1, line 4 compares Q at
 // x_k and x_0). Counting: one Q evaluation is one (f, g) pair, one grad Q
@@ -46,12 +55,14 @@ struct Iterate {
   Vector g;                // g(x)
   Vector c;                // c(z)
   double c_squared = 0.0;  // ||c(z)||_2^2
+  double lambda_c = 0.0;   // lambda' c(z) for the penalty's multipliers (0 without)
   Vector grad_f;
   SparseMatrix jacobian;   // J(x) = dg/dx
   Vector grad_q;           // grad Q_beta(z) for the beta it was formed with
   double grad_q_norm = 0.0;  // stationarity ||P_T(-grad Q)||_2 (= ||grad Q|| unbounded)
 
-  double Q(double beta) const { return f + 0.5 * beta * c_squared; }
+  // The merit the inner solvers minimize: Q_beta, or L_A with multipliers.
+  double Q(double beta) const { return f + lambda_c + 0.5 * beta * c_squared; }
   double c_norm() const { return std::sqrt(c_squared); }
 };
 
@@ -76,6 +87,17 @@ class PenaltyFunction {
   const Vector& upper() const { return upper_; }
   double beta() const { return beta_; }
   void set_beta(double beta) { beta_ = beta; }
+  // Multiplier estimates lambda (size m, Ipopt's sign): the merit becomes the
+  // augmented Lagrangian. Cached iterates need Refresh() afterwards.
+  void SetMultipliers(const Vector& lambda);
+  bool has_multipliers() const { return has_multipliers_; }
+  const Vector& multipliers() const { return multipliers_; }
+  // y = lambda + beta c(z): the Lagrange multipliers the merit's gradient uses.
+  void FirstOrderMultipliers(const Iterate& it, Vector* y) const;
+  // Recomputes lambda' c and grad Q of a cached iterate for new lambda or beta.
+  void Refresh(Iterate* it) const;
+  // c, ||c||^2 and lambda' c from the cached g and slacks.
+  void UpdateResidual(Iterate* it) const { FormResidual(it); }
 
   // Sizes all vectors of `it` and gives it the Jacobian pattern.
   void Allocate(Iterate* it) const;
@@ -96,6 +118,16 @@ class PenaltyFunction {
   // large: z is (nearly) a stationary point of the violation, the evidence of
   // local infeasibility. O(nnz(J)), no callbacks.
   double ViolationStationarity(const Iterate& it);
+
+  // Ipopt's dual measures at a point: the max-norm of grad Q over the
+  // entries of z not blocked by a bound (the blocked ones are absorbed by
+  // bound multipliers z_L, z_U >= 0, so this is ||grad_z L - z_L + z_U||_inf
+  // with L's multipliers y = lambda + beta c), and ||(z_L, z_U)||_1.
+  struct DualMeasures {
+    double dual_inf = 0.0;
+    double bound_multipliers_l1 = 0.0;
+  };
+  DualMeasures Dual(const Iterate& it) const;
 
   // z <- P(z), the projection on the box; returns how many entries moved.
   int Project(VectorRef z) const;
@@ -130,7 +162,10 @@ class PenaltyFunction {
   SparseMatrix hessian_;  // lower triangle of W
   Vector hessian_diag_;   // diag(W)
   std::vector<int> diagonal_slot_;  // value index of W_ii, -1 if not stored
-  Vector lambda_;         // beta c, the multipliers W was formed with
+  Vector lambda_;         // beta c (or lambda + beta c), the multipliers W was formed with
+  Vector multipliers_;    // lambda of the augmented Lagrangian (empty without)
+  bool has_multipliers_ = false;
+  mutable Vector shifted_;  // y = lambda + beta c, work vector of FormGradient
   Vector jv_;             // J v_x - v_s on the rows
   Vector violation_grad_; // J_z^T c
 };

@@ -116,9 +116,11 @@ struct Callbacks {
   std::function<void(const OuterRecord&)> on_outer_iteration;
 };
 
-// Solves `problem` from x0. Never throws for a normal termination.
+// Solves `problem` from x0. Never throws for a normal termination. In the
+// default mode, `lambda0` (size m, Ipopt's sign) seeds the multiplier
+// estimates (a warm start); empty, the least-squares estimate does.
 Summary Solve(Problem* problem, const Vector& x0, const Options& options,
-              const Callbacks& callbacks = Callbacks());
+              const Callbacks& callbacks = Callbacks(), const Vector& lambda0 = Vector());
 
 }  // namespace qpm
 

@@ -25,6 +25,7 @@ struct TnlpOptions {
   double upper_bound_inf = 1e19;   // nlp_upper_bound_inf
   double obj_scaling = 1.0;        // obj_scaling_factor (negative maximizes)
   bool need_hessian = false;       // make the eval_h structure call
+  bool warm_start = false;         // warm_start_init_point: also ask for lambda, z_L, z_U
 };
 
 // How often each TNLP callback was made (value calls, not structure calls).
@@ -66,6 +67,9 @@ class TnlpProblem : public Problem {
                    SparseMatrix* hessian) override;
 
   const Vector& starting_point() const { return x0_; }
+  // The user's constraint multipliers (warm_start_init_point yes), in the
+  // problem's scaling (times obj_scaling_factor); empty otherwise.
+  const Vector& starting_multipliers() const { return lambda0_; }
   long jacobian_nonzeros() const { return static_cast<long>(jac_pattern_.nonZeros()); }
   int num_equalities() const { return static_cast<int>((g_l_.array() == g_u_.array()).count()); }
   double obj_scaling() const { return options_.obj_scaling; }
@@ -78,6 +82,7 @@ class TnlpProblem : public Problem {
  private:
   TnlpProblem(const Ipopt::SmartPtr<Ipopt::TNLP>& tnlp, const TnlpOptions& options);
   bool ReadSizesAndBounds(std::string* error);
+  bool ReadStartingPoint(std::string* error);
   bool CheckBounds(const char* what, const char* name, Vector* lower, Vector* upper,
                    std::string* error) const;
   bool ReadJacobianStructure(std::string* error);
@@ -94,6 +99,7 @@ class TnlpProblem : public Problem {
   int nnz_h_ = 0;
   Ipopt::TNLP::IndexStyleEnum index_style_ = Ipopt::TNLP::C_STYLE;
   Vector x0_;
+  Vector lambda0_;
   Vector x_l_, x_u_, g_l_, g_u_;  // infinite bounds as +-inf
   SparseMatrix jac_pattern_;
   std::vector<int> jac_slot_;       // triplet k -> value index; empty when k -> k

@@ -53,6 +53,7 @@ void SwapIterates(Iterate* a, Iterate* b) {
   a->g.swap(b->g);
   a->c.swap(b->c);
   std::swap(a->c_squared, b->c_squared);
+  std::swap(a->lambda_c, b->lambda_c);
   a->grad_f.swap(b->grad_f);
   a->jacobian.swap(b->jacobian);
   a->grad_q.swap(b->grad_q);
@@ -115,6 +116,8 @@ bool ReportStep(const InnerControl& control, const Iterate& x, const StepInfo& s
   }
   if (RanAway(control, x)) {
     summary->status = InnerStatus::kRunaway;
+    summary->runaway_c_norm = x.c_norm();
+    summary->runaway_objective = x.f < control.min_objective;
     return true;
   }
   if (monitor->Stalled(x)) {

@@ -78,6 +78,14 @@ struct InnerSummary {
   InnerStatus status = InnerStatus::kConverged;
   long iterations = 0;  // accepted steps
   double tau = 0.0;     // tau(x) at the returned point
+  // kRunaway: ||c|| at the point that ran away, and whether f fell below
+  // InnerControl::min_objective there (the outer loop tells an objective
+  // unbounded below on the feasible set from a penalty too weak by them).
+  double runaway_c_norm = 0.0;
+  bool runaway_objective = false;
+  // kStalled because every trial of the last step failed to evaluate (Ipopt
+  // ends such a solve Invalid_Number_Detected).
+  bool evaluation_failed = false;
 };
 
 // An inner solver: `x` holds a point with values and gradient for the
