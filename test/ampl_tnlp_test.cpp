@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -12,6 +13,8 @@
 
 #include "qpm/ampl/ampl_tnlp.hpp"
 #include "qpm/qpm.hpp"
+#include "scratch_dir.hpp"
+#include "status_print.hpp"
 
 // The models in test/nl/ are small enough to check by hand; each comment
 // gives the model and its solution.
@@ -132,7 +135,7 @@ void CheckSolution(const std::string& name, double f_star, const std::vector<dou
   BOOST_TEST_REQUIRE(Solved(qpm_status), name << ": QPM " << Status(qpm_status));
   SmartPtr<AmplTnlp> ipopt_model = Load(name);
   const auto ipopt_status = SolveWith(Ipopt(), GetRawPtr(ipopt_model));
-  BOOST_TEST_REQUIRE(Status(ipopt_status) == "Solve_Succeeded");
+  BOOST_TEST_REQUIRE(ipopt_status == Ipopt::Solve_Succeeded);
   const qpm::AmplSolution& q = qpm_model->Solution();
   const qpm::AmplSolution& p = ipopt_model->Solution();
   BOOST_TEST(q.objective == f_star, boost::test_tools::tolerance(1e-6));
@@ -239,21 +242,25 @@ BOOST_AUTO_TEST_CASE(SolvesMaximizationReportingModelSignAndDuals) {
 }
 
 BOOST_AUTO_TEST_CASE(WritesSolFileAfterSolve) {
-  // Read() keeps the stub for write_sol: write next to a copy in the build dir.
-  const std::string copy = "ampl_tnlp_test_copy.nl";
+  // Read() keeps the stub for write_sol, which writes the .sol next to the
+  // .nl: solve a copy in a scratch directory, so nothing lands in the cwd.
+  const qpm_test::ScratchDir dir;
+  const std::string copy = dir.File("ampl_tnlp_test_copy.nl");
   {
     std::ifstream in(std::string(QPM_NL_DIR) + "/equality.nl");
     std::ofstream out(copy);
     out << in.rdbuf();
   }
-  std::remove("ampl_tnlp_test_copy.sol");
   std::string error;
   SmartPtr<AmplTnlp> t = AmplTnlp::Read(copy, &error);
   BOOST_REQUIRE(Ipopt::IsValid(t));
   BOOST_TEST(!t->WriteSolution("nothing solved yet", 0));
   BOOST_TEST_REQUIRE(Solved(SolveWith(new qpm::QpmApplication(), GetRawPtr(t))));
   BOOST_TEST(t->WriteSolution("test message", 0));
-  std::ifstream sol("ampl_tnlp_test_copy.sol");
+  const std::string sol_path = dir.File("ampl_tnlp_test_copy.sol");
+  BOOST_TEST_REQUIRE(std::filesystem::exists(sol_path));
+  BOOST_TEST(!std::filesystem::exists("ampl_tnlp_test_copy.sol"));  // not in the cwd
+  std::ifstream sol(sol_path);
   std::string first;
   std::getline(sol, first);
   BOOST_TEST(first == "test message");

@@ -14,6 +14,8 @@
 
 #include "qpm/qpm.hpp"
 #include "rosenbrock_sphere/rosenbrock_sphere_tnlp.hpp"
+#include "scratch_dir.hpp"
+#include "status_print.hpp"
 #include "test_problems.hpp"
 
 using namespace qpm_test;
@@ -30,8 +32,6 @@ SmartPtr<IpoptApplication> Quiet(SmartPtr<IpoptApplication> app, double tol = 1e
   BOOST_REQUIRE(app->Initialize("") == Ipopt::Solve_Succeeded);
   return app;
 }
-
-std::string Name(ApplicationReturnStatus s) { return qpm::StatusName(s); }
 
 // Captures what is written to file descriptor 1 while `run` executes.
 std::string CaptureStdout(const std::function<void()>& run) {
@@ -59,8 +59,8 @@ BOOST_AUTO_TEST_CASE(IpoptAndQpmReachTheSamePointThroughTheSameInterface) {
   SmartPtr<IpoptApplication> qpm_app = Quiet(new qpm::QpmApplication(), 1e-6);
   const qpm::SolverRun a = qpm::RunSolver(ipopt, tnlp, "Ipopt", nullptr);
   const qpm::SolverRun b = qpm::RunSolver(qpm_app, tnlp, "QPM", nullptr);
-  BOOST_TEST(Name(a.status) == "Solve_Succeeded");
-  BOOST_TEST(Name(b.status) == "Solve_Succeeded");
+  BOOST_TEST(a.status == Ipopt::Solve_Succeeded);
+  BOOST_TEST(b.status == Ipopt::Solve_Succeeded);
   BOOST_TEST(std::abs(a.f - b.f) <= 1e-4);
   BOOST_TEST((a.x - b.x).norm() <= 1e-4);
   BOOST_TEST((a.lambda - b.lambda).norm() <= 1e-3 * std::max(1.0, a.lambda.norm()));
@@ -72,7 +72,7 @@ BOOST_AUTO_TEST_CASE(IpoptAndQpmReachTheSamePointThroughTheSameInterface) {
 BOOST_AUTO_TEST_CASE(FinalizesOnceWithIpoptConventions) {
   SmartPtr<DenseTnlp> tnlp = new DenseTnlp(CircleLinear());
   SmartPtr<IpoptApplication> app = Quiet(new qpm::QpmApplication());
-  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Solve_Succeeded");
+  BOOST_TEST(app->OptimizeTNLP(GetRawPtr(tnlp)) == Ipopt::Solve_Succeeded);
   BOOST_TEST(tnlp->finalize_calls == 1);
   BOOST_TEST(tnlp->final_status == Ipopt::SUCCESS);
   BOOST_TEST(std::abs(tnlp->f_final + 2.0) <= 1e-6);
@@ -89,7 +89,7 @@ BOOST_AUTO_TEST_CASE(StatisticsAreNeverNullAndCountInnerIterations) {
   BOOST_TEST(app->Statistics()->IterationCount() == 0);
   app = Quiet(app);
   SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs7());
-  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Solve_Succeeded");
+  BOOST_TEST(app->OptimizeTNLP(GetRawPtr(tnlp)) == Ipopt::Solve_Succeeded);
   BOOST_REQUIRE(IsValid(app->Statistics()));
   BOOST_TEST(app->Statistics()->IterationCount() == tnlp->last_iter);
   BOOST_TEST(app->Statistics()->IterationCount() > 0);
@@ -105,7 +105,7 @@ BOOST_AUTO_TEST_CASE(IntermediateCallbackSeesEveryInnerIterationAndCanStop) {
   SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs6());
   tnlp->stop_after = 4;
   SmartPtr<IpoptApplication> app = Quiet(new qpm::QpmApplication());
-  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "User_Requested_Stop");
+  BOOST_TEST(app->OptimizeTNLP(GetRawPtr(tnlp)) == Ipopt::User_Requested_Stop);
   BOOST_TEST(tnlp->callbacks == 5);  // iterations 0..4
   BOOST_TEST(tnlp->finalize_calls == 1);
   BOOST_TEST(tnlp->final_status == Ipopt::USER_REQUESTED_STOP);
@@ -116,7 +116,7 @@ BOOST_AUTO_TEST_CASE(MaxIterCountsInnerIterations) {
   SmartPtr<IpoptApplication> app = new qpm::QpmApplication();
   app->Options()->SetIntegerValue("max_iter", 10);
   app = Quiet(app, 1e-10);
-  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Maximum_Iterations_Exceeded");
+  BOOST_TEST(app->OptimizeTNLP(GetRawPtr(tnlp)) == Ipopt::Maximum_Iterations_Exceeded);
   BOOST_TEST(app->Statistics()->IterationCount() == 10);
 }
 
@@ -125,19 +125,19 @@ BOOST_AUTO_TEST_CASE(MaxOuterIterGivesMaximumIterationsExceeded) {
   SmartPtr<IpoptApplication> app = new qpm::QpmApplication();
   app->Options()->SetIntegerValue("qpm_max_outer_iter", 2);
   app = Quiet(app, 1e-10);
-  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Maximum_Iterations_Exceeded");
+  BOOST_TEST(app->OptimizeTNLP(GetRawPtr(tnlp)) == Ipopt::Maximum_Iterations_Exceeded);
   BOOST_TEST(tnlp->final_status == Ipopt::MAXITER_EXCEEDED);
 }
 
 BOOST_AUTO_TEST_CASE(ReadsOptionFiles) {
-  const char* path = "qpm_test_options.opt";
+  const ScratchDir dir;
+  const std::string path = dir.File("qpm_test_options.opt");
   {
     std::ofstream out(path);
     out << "qpm_penalty_growth 2.5\nqpm_max_outer_iter 1\nprint_level 0\nsb yes\n";
   }
   SmartPtr<qpm::QpmApplication> app = new qpm::QpmApplication();
   BOOST_REQUIRE(app->Initialize(path) == Ipopt::Solve_Succeeded);
-  std::remove(path);
   qpm::Options options;
   qpm::TnlpOptions tnlp_options;
   std::string error;
@@ -175,8 +175,8 @@ BOOST_AUTO_TEST_CASE(CloneKeepsOptions) {
 
 BOOST_AUTO_TEST_CASE(RefusesNlpInterface) {
   SmartPtr<IpoptApplication> app = Quiet(new qpm::QpmApplication());
-  BOOST_TEST(Name(app->OptimizeNLP(nullptr)) == "Invalid_Problem_Definition");
-  BOOST_TEST(Name(app->ReOptimizeNLP(nullptr)) == "Invalid_Problem_Definition");
+  BOOST_TEST(app->OptimizeNLP(nullptr) == Ipopt::Invalid_Problem_Definition);
+  BOOST_TEST(app->ReOptimizeNLP(nullptr) == Ipopt::Invalid_Problem_Definition);
 }
 
 BOOST_AUTO_TEST_CASE(RefusesInconsistentBoundsWithoutFinalizing) {
@@ -184,7 +184,7 @@ BOOST_AUTO_TEST_CASE(RefusesInconsistentBoundsWithoutFinalizing) {
   tnlp->x_lower = 6.0;
   tnlp->x_upper = 5.0;
   SmartPtr<IpoptApplication> app = Quiet(new qpm::QpmApplication());
-  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Invalid_Problem_Definition");
+  BOOST_TEST(app->OptimizeTNLP(GetRawPtr(tnlp)) == Ipopt::Invalid_Problem_Definition);
   BOOST_TEST(tnlp->finalize_calls == 0);
 }
 
@@ -192,7 +192,7 @@ BOOST_AUTO_TEST_CASE(InvalidNumberAtStartIsReported) {
   SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs6());
   tnlp->nan_at_start = true;
   SmartPtr<IpoptApplication> app = Quiet(new qpm::QpmApplication());
-  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Invalid_Number_Detected");
+  BOOST_TEST(app->OptimizeTNLP(GetRawPtr(tnlp)) == Ipopt::Invalid_Number_Detected);
   BOOST_TEST(tnlp->finalize_calls == 1);
 }
 
@@ -209,8 +209,8 @@ BOOST_AUTO_TEST_CASE(NegativeObjectiveScalingMaximizesLikeIpopt) {
   qpm_app->Options()->SetNumericValue("obj_scaling_factor", -1.0);
   const qpm::SolverRun a = qpm::RunSolver(Quiet(ipopt, 1e-9), GetRawPtr(tnlp), "Ipopt", nullptr);
   const qpm::SolverRun b = qpm::RunSolver(Quiet(qpm_app), GetRawPtr(tnlp), "QPM", nullptr);
-  BOOST_TEST(Name(a.status) == "Solve_Succeeded");
-  BOOST_TEST(Name(b.status) == "Solve_Succeeded");
+  BOOST_TEST(a.status == Ipopt::Solve_Succeeded);
+  BOOST_TEST(b.status == Ipopt::Solve_Succeeded);
   BOOST_TEST(std::abs(b.f - 2.0) <= 1e-6);
   BOOST_TEST((a.x - b.x).norm() <= 1e-5);
   BOOST_TEST(std::abs(a.lambda[0] - b.lambda[0]) <= 1e-5);
@@ -236,13 +236,13 @@ BOOST_AUTO_TEST_CASE(LimitedMemoryHessianApproximationSelectsLbfgsWithoutEvalH) 
   app->Options()->SetStringValue("hessian_approximation", "limited-memory");
   app->Options()->SetIntegerValue("limited_memory_max_history", 4);
   Quiet(GetRawPtr(app), 1e-7);
-  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Solve_Succeeded");
+  BOOST_TEST(app->OptimizeTNLP(GetRawPtr(tnlp)) == Ipopt::Solve_Succeeded);
   BOOST_TEST(tnlp->eval_h_calls == 0);  // not even the structure call
   qpm::Options o;
   qpm::TnlpOptions t;
   std::string error;
   BOOST_REQUIRE(app->ReadOptions(&o, &t, &error));
-  BOOST_TEST(std::string(qpm::ToString(o.inner_solver)) == "lbfgs");
+  BOOST_TEST(o.inner_solver == qpm::InnerSolverType::kLbfgs);
   BOOST_TEST(o.lbfgs.memory == 4);
   BOOST_TEST(std::abs(tnlp->f_final + std::sqrt(3.0)) <= 1e-6);
 }
@@ -253,7 +253,7 @@ BOOST_AUTO_TEST_CASE(TrustRegionSolvesWithOneHessianPerAcceptedIterate) {
   SmartPtr<IpoptApplication> app = new qpm::QpmApplication();
   app->Options()->SetStringValue("qpm_inner_solver", "trust-region");
   Quiet(app, 1e-7);
-  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Solve_Succeeded");
+  BOOST_TEST(app->OptimizeTNLP(GetRawPtr(tnlp)) == Ipopt::Solve_Succeeded);
   BOOST_TEST(std::abs(tnlp->f_final + std::sqrt(3.0)) <= 1e-7);
   Ipopt::Index f, g, gf, jac, h;
   app->Statistics()->NumberOfEvaluations(f, g, gf, jac, h);
@@ -269,11 +269,11 @@ BOOST_AUTO_TEST_CASE(TooTightToleranceStallsInsteadOfLooping) {
   app->Options()->SetStringValue("qpm_inner_solver", "trust-region");
   Quiet(app, 1e-11);
   // Within Ipopt's acceptable_tol (1e-6) the stall is reported as acceptable...
-  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Solved_To_Acceptable_Level");
+  BOOST_TEST(app->OptimizeTNLP(GetRawPtr(tnlp)) == Ipopt::Solved_To_Acceptable_Level);
   BOOST_TEST(tnlp->final_status == Ipopt::STOP_AT_ACCEPTABLE_POINT);
   // ... and as a stall when the acceptable level is tighter than reachable.
   app->Options()->SetNumericValue("acceptable_tol", 1e-12);
-  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Search_Direction_Becomes_Too_Small");
+  BOOST_TEST(app->OptimizeTNLP(GetRawPtr(tnlp)) == Ipopt::Search_Direction_Becomes_Too_Small);
   BOOST_TEST(tnlp->finalize_calls == 2);
   BOOST_TEST(std::abs(tnlp->f_final + std::sqrt(3.0)) <= 1e-6);  // the best point, near x*
   BOOST_TEST(app->Statistics()->IterationCount() < 100000);
@@ -287,7 +287,7 @@ BOOST_AUTO_TEST_CASE(WallTimeLimitStopsWithinAnIteration) {
   Quiet(app, 1e-12);
   tnlp->new_x_flags.clear();
   const auto start = std::chrono::steady_clock::now();
-  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Maximum_CpuTime_Exceeded");
+  BOOST_TEST(app->OptimizeTNLP(GetRawPtr(tnlp)) == Ipopt::Maximum_CpuTime_Exceeded);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   BOOST_TEST(tnlp->final_status == Ipopt::CPUTIME_EXCEEDED);
   BOOST_TEST(wall >= 0.2);
@@ -325,7 +325,7 @@ BOOST_AUTO_TEST_CASE(WallTimeLimitCountsTheSetup) {
   app->Options()->SetNumericValue("qpm_max_wall_time", 0.1);
   Quiet(app, 1e-12);
   const auto start = std::chrono::steady_clock::now();
-  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Maximum_CpuTime_Exceeded");
+  BOOST_TEST(app->OptimizeTNLP(GetRawPtr(tnlp)) == Ipopt::Maximum_CpuTime_Exceeded);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   BOOST_TEST(tnlp->final_status == Ipopt::CPUTIME_EXCEEDED);
   BOOST_TEST(app->Statistics()->IterationCount() <= 1);
@@ -338,7 +338,7 @@ BOOST_AUTO_TEST_CASE(CpuTimeLimitCountsTheSetup) {
   app->Options()->SetNumericValue("max_cpu_time", 0.1);
   Quiet(app, 1e-12);
   const std::clock_t start = std::clock();
-  BOOST_TEST(Name(app->OptimizeTNLP(GetRawPtr(tnlp))) == "Maximum_CpuTime_Exceeded");
+  BOOST_TEST(app->OptimizeTNLP(GetRawPtr(tnlp)) == Ipopt::Maximum_CpuTime_Exceeded);
   const double cpu = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
   BOOST_TEST(tnlp->final_status == Ipopt::CPUTIME_EXCEEDED);
   BOOST_TEST(app->Statistics()->IterationCount() <= 1);
@@ -353,7 +353,7 @@ BOOST_AUTO_TEST_CASE(ExceptionInACallbackIsReportedAndTheBestPointFinalizedOnce)
   ApplicationReturnStatus status = Ipopt::Internal_Error;
   app->Options()->SetIntegerValue("print_level", 1);  // errors only
   log = CaptureStdout([&] { status = app->OptimizeTNLP(GetRawPtr(tnlp)); });
-  BOOST_TEST(Name(status) == "NonIpopt_Exception_Thrown");
+  BOOST_TEST(status == Ipopt::NonIpopt_Exception_Thrown);
   BOOST_TEST(log.find("eval_f: model broke at call 20") != std::string::npos);
   BOOST_TEST(tnlp->finalize_calls == 1);
   BOOST_TEST(tnlp->final_status == Ipopt::INTERNAL_ERROR);

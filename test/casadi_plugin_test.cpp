@@ -59,6 +59,8 @@ BOOST_AUTO_TEST_CASE(PluginLoadsAndReportsItsName) {
 
 // p = (2, 2): x* = (1/2, 1/2, 1/4), f* = 73/16, lam_g = (1/2, 11/4);
 // p = (0, 0): x* = 0.
+// (return_status is text in CasADi's stats, as for its own ipopt plugin:
+// there the string is the interface under test, and no Ipopt enum crosses it.)
 BOOST_AUTO_TEST_CASE(SolvesWithExactHessianAndFollowsTheParameters) {
   casadi::Function S = SparseModelSolver(Quiet({{"qpm_inner_solver", "trust-region"}}));
   DMDict r = Solve(S, {2.0, 2.0});

@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "qpm/qpm.hpp"
+#include "scratch_dir.hpp"
 #include "test_problems.hpp"
 
 using namespace qpm_test;
@@ -90,7 +92,8 @@ BOOST_AUTO_TEST_CASE(PrintAllListsEveryEntry) {
 BOOST_AUTO_TEST_CASE(TheApplicationPrintsTheReportAndStillSolves) {
   SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs7());
   tnlp->jac_error = 1.0;  // the solve still runs; the wrong Jacobian may stop it anywhere
-  const std::string path = "derivative_test_output.txt";
+  const ScratchDir dir;  // the output file goes there, not into the cwd
+  const std::string path = dir.File("derivative_test_output.txt");
   {  // the application closes (flushes) its output file when it goes
   SmartPtr<Ipopt::IpoptApplication> app = new qpm::QpmApplication();
   app->Options()->SetIntegerValue("print_level", 0);
@@ -108,5 +111,5 @@ BOOST_AUTO_TEST_CASE(TheApplicationPrintsTheReportAndStillSolves) {
   BOOST_TEST(log.find("Starting derivative checker for first derivatives.") != std::string::npos);
   BOOST_TEST(log.find("* jac_g [    0,    0] = ") != std::string::npos);
   BOOST_TEST(log.find("Derivative checker detected 1 error(s).") != std::string::npos);
-  std::remove(path.c_str());
+  BOOST_TEST(!std::filesystem::exists("derivative_test_output.txt"));
 }

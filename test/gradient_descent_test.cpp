@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "qpm/core/inner/gradient_descent.hpp"
+#include "status_print.hpp"
 #include "test_problems.hpp"
 
 using namespace qpm_test;
@@ -69,7 +70,7 @@ class Quadratic : public qpm::Problem {
 BOOST_AUTO_TEST_CASE(ConvergesToToleranceOnAQuadratic) {
   Quadratic problem(Vector::LinSpaced(10, 1.0, 100.0));
   const Run run = Minimize(&problem, Vector::Ones(10), 1.0, 1e-8);
-  BOOST_TEST(std::string(qpm::ToString(run.summary.status)) == "converged");
+  BOOST_TEST(run.summary.status == qpm::InnerStatus::kConverged);
   BOOST_TEST(run.x.grad_q_norm <= 1e-8);
   BOOST_TEST(run.x.x.norm() <= 1e-8);
 }
@@ -98,13 +99,13 @@ BOOST_AUTO_TEST_CASE(ReachesStationarityBelowRoundingOfQ) {
   // alone and never reaches the tolerance.
   Quadratic problem(Vector::LinSpaced(5, 1.0, 10.0), 1e8);
   const Run run = Minimize(&problem, Vector::Ones(5), 1.0, 1e-9);
-  BOOST_TEST(std::string(qpm::ToString(run.summary.status)) == "converged");
+  BOOST_TEST(run.summary.status == qpm::InnerStatus::kConverged);
   BOOST_TEST(run.x.grad_q_norm <= 1e-9);
   qpm::GradientDescentOptions plain;
   plain.line_search.rounding_allowance = 0.0;
   Quadratic same(Vector::LinSpaced(5, 1.0, 10.0), 1e8);
   const Run stalled = Minimize(&same, Vector::Ones(5), 1.0, 1e-9, 100000, plain);
-  BOOST_TEST(std::string(qpm::ToString(stalled.summary.status)) != "converged");
+  BOOST_TEST(stalled.summary.status != qpm::InnerStatus::kConverged);
   BOOST_TEST(stalled.x.grad_q_norm > 1e-9);
 }
 
@@ -112,7 +113,7 @@ BOOST_AUTO_TEST_CASE(StallsWithTheBestPointWhenNoTrialCanBeEvaluated) {
   Quadratic problem(Vector::Constant(3, 1.0));
   problem.fail_away_from_start = true;
   const Run run = Minimize(&problem, Vector::Ones(3), 1.0, 1e-8);
-  BOOST_TEST(std::string(qpm::ToString(run.summary.status)) == "stalled");
+  BOOST_TEST(run.summary.status == qpm::InnerStatus::kStalled);
   BOOST_TEST(run.summary.iterations == 0);
   BOOST_TEST((run.x.x - Vector::Ones(3)).norm() == 0.0);
 }
@@ -120,6 +121,6 @@ BOOST_AUTO_TEST_CASE(StallsWithTheBestPointWhenNoTrialCanBeEvaluated) {
 BOOST_AUTO_TEST_CASE(StopsAtTheIterationBudget) {
   Quadratic problem(Vector::LinSpaced(50, 1.0, 1e4));
   const Run run = Minimize(&problem, Vector::Ones(50), 1.0, 1e-12, 7);
-  BOOST_TEST(std::string(qpm::ToString(run.summary.status)) == "iteration limit");
+  BOOST_TEST(run.summary.status == qpm::InnerStatus::kIterationLimit);
   BOOST_TEST(run.summary.iterations == 7);
 }

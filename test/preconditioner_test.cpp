@@ -3,6 +3,7 @@
 
 #include "qpm/core/inner/preconditioner.hpp"
 #include "qpm/core/solver.hpp"
+#include "status_print.hpp"
 #include "test_problems.hpp"
 
 using namespace qpm_test;
@@ -67,7 +68,7 @@ BOOST_AUTO_TEST_CASE(EveryPreconditionerSolvesTheTestProblems) {
       o.feasibility_tol = o.stationarity_tol = 1e-7;
       const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
       BOOST_TEST_CONTEXT(p.name << " preconditioner " << static_cast<int>(kind)) {
-        BOOST_TEST(std::string(qpm::ToString(s.termination)) == "converged");
+        BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
         BOOST_TEST(std::abs(s.f - p.f_star) <= 1e-5);
       }
     }
@@ -85,8 +86,8 @@ BOOST_AUTO_TEST_CASE(AdaptiveGrowthAndExtrapolationKeepTheAnswerAndSaveWork) {
   fast.extrapolate = true;
   const qpm::Summary a = qpm::Solve(&problem, p.x0, paper);
   const qpm::Summary b = qpm::Solve(&problem, p.x0, fast);
-  BOOST_TEST(std::string(qpm::ToString(a.termination)) == "converged");
-  BOOST_TEST(std::string(qpm::ToString(b.termination)) == "converged");
+  BOOST_TEST(a.termination == qpm::TerminationType::kConverged);
+  BOOST_TEST(b.termination == qpm::TerminationType::kConverged);
   BOOST_TEST((b.x - p.x_star).norm() <= 1e-6);
   BOOST_TEST(b.outer_iterations < a.outer_iterations);
   BOOST_TEST(b.hess_evals < a.hess_evals);

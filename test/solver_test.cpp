@@ -1,14 +1,16 @@
 #define BOOST_TEST_MODULE solver
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+#include <vector>
+
 #include "qpm/core/solver.hpp"
+#include "status_print.hpp"
 #include "test_problems.hpp"
 
 using namespace qpm_test;
 
 namespace {
-
-std::string Status(const qpm::Summary& s) { return qpm::ToString(s.termination); }
 
 qpm::Options Tight(double eps) {
   qpm::Options o;
@@ -28,7 +30,7 @@ BOOST_AUTO_TEST_CASE(SolvesEqualityConstrainedProblemsWithKnownSolutions) {
     o.inner_solver = inner;
     const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
     BOOST_TEST_CONTEXT(p.name << " with " << qpm::ToString(inner)) {
-      BOOST_TEST(Status(s) == "converged");
+      BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
       BOOST_TEST(s.c_norm <= 1e-6);
       BOOST_TEST(s.grad_q_norm <= 1e-6);
       BOOST_TEST(std::abs(s.f - p.f_star) <= 1e-5);
@@ -41,7 +43,7 @@ BOOST_AUTO_TEST_CASE(MultipliersHaveIpoptSignAndSatisfyStationarity) {
   const TestProblem p = CircleLinear();
   EigenProblem problem(p);
   const qpm::Summary s = qpm::Solve(&problem, p.x0, Tight(1e-7));
-  BOOST_REQUIRE(Status(s) == "converged");
+  BOOST_REQUIRE(s.termination == qpm::TerminationType::kConverged);
   // grad f + J^T lambda = 0 with lambda* = +1/2 (Ipopt's sign; the paper's is -1/2).
   BOOST_TEST(std::abs(s.lambda[0] - 0.5) <= 1e-5);
   BOOST_TEST((s.lambda - s.beta * s.c).norm() <= 1e-15);
@@ -54,7 +56,7 @@ BOOST_AUTO_TEST_CASE(EveryAcceptedSubproblemSatisfiesDecreaseAndTolerance) {
     EigenProblem problem(p);
     const qpm::Options o = Tight(1e-6);
     const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
-    BOOST_REQUIRE(Status(s) == "converged");
+    BOOST_REQUIRE(s.termination == qpm::TerminationType::kConverged);
     double beta = o.penalty_init;
     for (const qpm::OuterRecord& r : s.outer) {
       BOOST_TEST_CONTEXT(p.name << " k " << r.k) {
@@ -74,7 +76,7 @@ BOOST_AUTO_TEST_CASE(NeverTestsFeasibilityAtTheStartPoint) {
   p.x0 = (Vector(2) << std::sqrt(2.0), 0.0).finished();
   EigenProblem problem(p);
   const qpm::Summary s = qpm::Solve(&problem, p.x0, Tight(1e-6));
-  BOOST_TEST(Status(s) == "converged");
+  BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
   BOOST_TEST(s.outer.size() >= 1u);
   BOOST_TEST(s.inner_iterations > 0);
   BOOST_TEST(std::abs(s.f + 2.0) <= 1e-5);
@@ -84,10 +86,91 @@ BOOST_AUTO_TEST_CASE(StartsEachSubproblemAtTheBetterOfXkAndX0) {
   const TestProblem p = Hs7();
   EigenProblem problem(p);
   const qpm::Summary s = qpm::Solve(&problem, p.x0, Tight(1e-6));
-  BOOST_REQUIRE(Status(s) == "converged");
+  BOOST_REQUIRE(s.termination == qpm::TerminationType::kConverged);
   // Q(x0) is large on HS7 (x0 infeasible), so after k = 0 every start is x_k.
   for (size_t k = 1; k < s.outer.size(); ++k) BOOST_TEST(!s.outer[k].started_at_x0);
   BOOST_TEST(s.outer.front().started_at_x0);
+}
+
+namespace {
+
+// Records the points at which the gradient was evaluated.
+class GradientLog : public EigenProblem {
+ public:
+  using EigenProblem::EigenProblem;
+  bool EvalGradient(const qpm::ConstVectorRef& x, qpm::VectorRef g) override {
+    points.push_back(x);
+    return EigenProblem::EvalGradient(x, g);
+  }
+  std::vector<Vector> points;
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(RestartsFromX0WhenQOfTheLastSolutionExceedsQOfX0) {
+  // min -x + 0.45 x^2  s.t.  x = 0, from the feasible x0 = 0: Q_beta(x0) = 0
+  // for every beta. Subproblem 0 (beta 1): gradient descent's first trial
+  // t = 1 lands at x1 = 1, Q_1(x1) = -0.05 <= Q_1(x0), where |grad Q| = 0.9
+  // <= tau(x1) = ||c|| = 1: converged. Then beta = 1.2 and
+  // Q_1.2(x1) = 0.05 > Q_1.2(x0) = 0, so (5.2) starts subproblem 1 at x0.
+  TestProblem p;
+  p.name = "x0 fallback";
+  p.n = 1, p.m = 1;
+  p.x0 = Vector::Zero(1);
+  p.f = [](const Vector& x) { return -x[0] + 0.45 * x[0] * x[0]; };
+  p.grad = [](const Vector& x) { return Vector::Constant(1, -1.0 + 0.9 * x[0]); };
+  p.c = [](const Vector& x) { return Vector(x); };
+  p.jac = [](const Vector&) { return Eigen::MatrixXd::Ones(1, 1).eval(); };
+  p.hess = [](const Vector&, double s, const Vector&) { return Eigen::MatrixXd::Constant(1, 1, 0.9 * s); };
+  GradientLog problem(p);
+  qpm::Options o;
+  o.inner_solver = qpm::InnerSolverType::kGradientDescent;
+  o.gd.trial_step = qpm::GdTrialStep::kGrowth;
+  o.gd.initial_step = 1.0;
+  o.penalty_init = 1.0;
+  o.penalty_growth = 1.2;
+  o.penalty_growth_mode = qpm::PenaltyGrowthMode::kFixed;
+  o.extrapolate = false;
+  std::vector<size_t> gradients_before;  // gradient evaluations before subproblem k + 1
+  qpm::Callbacks callbacks;
+  callbacks.on_outer_iteration = [&](const qpm::OuterRecord&) {
+    gradients_before.push_back(problem.points.size());
+  };
+  const qpm::Summary s = qpm::Solve(&problem, p.x0, o, callbacks);
+  BOOST_TEST_REQUIRE(s.termination == qpm::TerminationType::kConverged);
+  BOOST_TEST(std::abs(s.x[0]) <= o.feasibility_tol);
+  BOOST_TEST_REQUIRE(s.outer.size() >= 2u);
+  const qpm::OuterRecord& first = s.outer[0];
+  BOOST_TEST_REQUIRE(first.inner_status == qpm::InnerStatus::kConverged);
+  BOOST_TEST(first.inner_iterations == 1);
+  BOOST_TEST(first.c_norm == 1.0);  // x1 = 1
+  // Subproblem 1 starts at x0: recorded, bounded by Q(x0), and its first
+  // gradient evaluation (the re-evaluation at the restart) is at x0.
+  const qpm::OuterRecord& second = s.outer[1];
+  BOOST_TEST(second.beta == 1.2, boost::test_tools::tolerance(1e-15));
+  BOOST_TEST(second.started_at_x0);
+  BOOST_TEST(second.q_start == 0.0);
+  BOOST_TEST_REQUIRE(problem.points.size() > gradients_before[0]);
+  BOOST_TEST(problem.points[gradients_before[0]][0] == p.x0[0]);
+  // Every subproblem k >= 1 starts at x0 exactly when Q_{beta_k}(x_k) >
+  // Q_{beta_k}(x0) = 0, with q_start the smaller of the two; each restart
+  // re-evaluates the derivatives at x0 once (one more gradient there).
+  int restarts = 0;
+  for (size_t k = 1; k < s.outer.size(); ++k) {
+    const qpm::OuterRecord& before = s.outer[k - 1];
+    const double beta = s.outer[k].beta;
+    const double q_xk = before.f + 0.5 * beta * before.c_norm * before.c_norm;
+    BOOST_TEST_CONTEXT("k " << k) {
+      BOOST_TEST(s.outer[k].started_at_x0 == (q_xk > 0.0));
+      BOOST_TEST(s.outer[k].q_start == std::min(q_xk, 0.0), boost::test_tools::tolerance(1e-12));
+    }
+    restarts += s.outer[k].started_at_x0;
+  }
+  BOOST_TEST_MESSAGE(restarts << " of " << s.outer.size() - 1 << " subproblems restarted at x0");
+  BOOST_TEST(restarts >= 1);
+  long at_x0 = 0;
+  for (const Vector& x : problem.points) at_x0 += x[0] == p.x0[0];
+  BOOST_TEST(at_x0 == 1 + restarts);  // the start, then once per restart
 }
 
 BOOST_AUTO_TEST_CASE(ReportsMaximumOuterIterations) {
@@ -96,7 +179,7 @@ BOOST_AUTO_TEST_CASE(ReportsMaximumOuterIterations) {
   qpm::Options o = Tight(1e-10);
   o.max_outer_iter = 3;
   const qpm::Summary s = qpm::Solve(&problem, CircleLinear().x0, o);
-  BOOST_TEST(Status(s) == "maximum outer iterations");
+  BOOST_TEST(s.termination == qpm::TerminationType::kMaxOuterIterations);
   BOOST_TEST(s.outer_iterations == 3);
   BOOST_TEST(s.beta == 1.2 * 1.2, boost::test_tools::tolerance(1e-12));
 }
@@ -106,7 +189,7 @@ BOOST_AUTO_TEST_CASE(ReportsInnerIterationBudget) {
   qpm::Options o = Tight(1e-10);
   o.max_inner_iter = 25;
   const qpm::Summary s = qpm::Solve(&problem, Hs6().x0, o);
-  BOOST_TEST(Status(s) == "maximum inner iterations");
+  BOOST_TEST(s.termination == qpm::TerminationType::kMaxInnerIterations);
   BOOST_TEST(s.inner_iterations == 25);
 }
 
@@ -115,7 +198,7 @@ BOOST_AUTO_TEST_CASE(RefusesInvalidOptionsWithAReason) {
   qpm::Options o;
   o.penalty_growth = 1.0;
   const qpm::Summary s = qpm::Solve(&problem, Hs6().x0, o);
-  BOOST_TEST(Status(s) == "invalid options");
+  BOOST_TEST(s.termination == qpm::TerminationType::kInvalidOptions);
   BOOST_TEST(s.message.find("alpha") != std::string::npos);
 }
 
@@ -128,7 +211,7 @@ BOOST_AUTO_TEST_CASE(StopsWhenTheIterationCallbackSaysSo) {
     return info.iter < 5;
   };
   const qpm::Summary s = qpm::Solve(&problem, Hs6().x0, Tight(1e-8), callbacks);
-  BOOST_TEST(Status(s) == "user stop");
+  BOOST_TEST(s.termination == qpm::TerminationType::kUserStop);
   BOOST_TEST(seen == 5);
   BOOST_TEST(s.inner_iterations == 5);
 }
@@ -144,8 +227,8 @@ BOOST_AUTO_TEST_CASE(LbfgsWarmStartKeepsTheAnswer) {
   warm.lbfgs.warm_start = true;
   const qpm::Summary a = qpm::Solve(&problem, p.x0, cold);
   const qpm::Summary b = qpm::Solve(&problem, p.x0, warm);
-  BOOST_TEST(Status(a) == "converged");
-  BOOST_TEST(Status(b) == "converged");
+  BOOST_TEST(a.termination == qpm::TerminationType::kConverged);
+  BOOST_TEST(b.termination == qpm::TerminationType::kConverged);
   BOOST_TEST(std::abs(b.f - p.f_star) <= 1e-5);
   BOOST_TEST((b.x - p.x_star).norm() <= 1e-4);
 }
@@ -173,7 +256,7 @@ BOOST_AUTO_TEST_CASE(DoesNotDeclareInfeasibilityWhileTheAdaptiveToleranceLetsThe
     o.inner_solver = inner;
     const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
     BOOST_TEST_CONTEXT(qpm::ToString(inner)) {
-      BOOST_TEST(Status(s) == "converged");
+      BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
       BOOST_TEST(s.outer_iterations > o.infeasibility_window);  // the old test fired here
       BOOST_TEST(std::abs(s.x[0] - 1.0) <= 1e-3);
     }
@@ -196,8 +279,8 @@ BOOST_AUTO_TEST_CASE(KeepsRaisingBetaAfterARoundingFloorStallWhileTheViolationFa
   const qpm::Summary on = qpm::Solve(&problem, Hs7().x0, o);
   BOOST_TEST_MESSAGE("||c|| " << first.c_norm << " after " << first.outer_iterations
                      << " subproblems, " << on.c_norm << " after " << on.outer_iterations);
-  BOOST_TEST(Status(first) == "stalled");
-  BOOST_TEST(Status(on) == "stalled");
+  BOOST_TEST(first.termination == qpm::TerminationType::kStalled);
+  BOOST_TEST(on.termination == qpm::TerminationType::kStalled);
   BOOST_TEST(on.outer_iterations > first.outer_iterations);
   BOOST_TEST(on.c_norm < 0.5 * first.c_norm);
   BOOST_TEST(std::abs(on.f - Hs7().f_star) <= 1e-6);
@@ -223,7 +306,7 @@ BOOST_AUTO_TEST_CASE(DetectsLocalInfeasibilityAndReturnsTheLeastViolationPoint) 
     o.inner_solver = inner;
     const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
     BOOST_TEST_CONTEXT(qpm::ToString(inner)) {
-      BOOST_TEST(Status(s) == "locally infeasible");
+      BOOST_TEST(s.termination == qpm::TerminationType::kInfeasible);
       BOOST_TEST(s.outer_iterations < 200);  // stopped, not run to max_outer_iter
       BOOST_TEST(s.c_norm <= 1.0 + 1e-3);    // the least violation, at x ~ 0
       BOOST_TEST(s.x.norm() <= 0.05);
@@ -261,7 +344,7 @@ BOOST_AUTO_TEST_CASE(RestartsARunawaySubproblemWithALargerPenalty) {
     o.max_inner_iter = 100000;  // without the restart: the iterates run away until this limit
     const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
     BOOST_TEST_CONTEXT(qpm::ToString(inner)) {
-      BOOST_TEST(Status(s) == "converged");
+      BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
       BOOST_TEST(std::abs(s.x[0] - 0.45) <= 1e-4);
       BOOST_TEST(std::abs(s.x[1] + 0.55) <= 1e-4);
       BOOST_TEST(std::abs(s.f + 2.025) <= 1e-4);
@@ -287,6 +370,6 @@ BOOST_AUTO_TEST_CASE(EndsDivergingWhenNoPenaltyBoundsTheSubproblem) {
   qpm::Options o = Tight(1e-6);
   o.max_inner_iter = 100000;
   const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
-  BOOST_TEST(Status(s) == "diverging iterates");
+  BOOST_TEST(s.termination == qpm::TerminationType::kDiverging);
   BOOST_TEST(s.x[0] < 1e20);  // x_k of the subproblem that diverged, not its last iterate
 }

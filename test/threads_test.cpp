@@ -2,7 +2,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -10,6 +12,8 @@
 
 #include "qpm/qpm.hpp"
 #include "rosenbrock_sphere/rosenbrock_sphere_tnlp.hpp"
+#include "scratch_dir.hpp"
+#include "status_print.hpp"
 #include "test_problems.hpp"
 
 using namespace qpm_test;
@@ -89,37 +93,56 @@ void RequireIdentical(const qpm::SolverRun& a, const qpm::SolverRun& b) {
 
 }  // namespace
 
+// The logs go to a fresh directory under the system's temporary one: none
+// may appear in the working directory (the build tree).
 BOOST_AUTO_TEST_CASE(EightParallelSolvesAreBitIdenticalToSerialOnes) {
+  const std::set<std::string> logs_before = FilesEndingWith(".", ".log");
   const auto& jobs = Jobs();
   std::vector<qpm::SolverRun> serial(jobs.size()), parallel(jobs.size());
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    serial[i] = RunJob(jobs[i], "serial_" + std::to_string(i) + ".log");
-  }
-  std::vector<std::thread> threads;
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    threads.emplace_back([&, i] { parallel[i] = RunJob(jobs[i], "parallel_" + std::to_string(i) + ".log"); });
-  }
-  for (std::thread& t : threads) t.join();
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    BOOST_TEST_CONTEXT("job " << i << ": " << jobs[i].model << " with " << jobs[i].inner) {
-      BOOST_TEST((serial[i].status == Ipopt::Solve_Succeeded ||
-                  serial[i].status == Ipopt::Solved_To_Acceptable_Level),
-                 qpm::StatusName(serial[i].status));
-      RequireIdentical(serial[i], parallel[i]);
-      const std::string a = LogWithoutTimings("serial_" + std::to_string(i) + ".log");
-      BOOST_TEST(a.size() > 500u);  // the log really was written
-      BOOST_TEST(a == LogWithoutTimings("parallel_" + std::to_string(i) + ".log"));
+  {
+    const ScratchDir dir;
+    auto serial_log = [&](size_t i) { return dir.File("serial_" + std::to_string(i) + ".log"); };
+    auto parallel_log = [&](size_t i) { return dir.File("parallel_" + std::to_string(i) + ".log"); };
+    for (size_t i = 0; i < jobs.size(); ++i) serial[i] = RunJob(jobs[i], serial_log(i));
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      threads.emplace_back([&, i] { parallel[i] = RunJob(jobs[i], parallel_log(i)); });
+    }
+    for (std::thread& t : threads) t.join();
+    BOOST_TEST(FilesEndingWith(dir.path(), ".log").size() == 2 * jobs.size());
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      BOOST_TEST_CONTEXT("job " << i << ": " << jobs[i].model << " with " << jobs[i].inner) {
+        BOOST_TEST((serial[i].status == Ipopt::Solve_Succeeded ||
+                    serial[i].status == Ipopt::Solved_To_Acceptable_Level),
+                   qpm::StatusName(serial[i].status));
+        RequireIdentical(serial[i], parallel[i]);
+        BOOST_TEST(IsDirectlyInside(serial_log(i), dir.path()));
+        BOOST_TEST(IsDirectlyInside(parallel_log(i), dir.path()));
+        const std::string a = LogWithoutTimings(serial_log(i));
+        BOOST_TEST(a.size() > 500u);  // the log really was written
+        BOOST_TEST(a == LogWithoutTimings(parallel_log(i)));
+      }
     }
   }
+  BOOST_TEST(FilesEndingWith(".", ".log") == logs_before, "a .log appeared in the working directory");
 }
 
 BOOST_AUTO_TEST_CASE(RepeatedRunsWriteTheSameLogApartFromTimings) {
-  const Job job{"rosenbrock", "trust-region", true};
-  const qpm::SolverRun a = RunJob(job, "repeat_a.log");
-  const qpm::SolverRun b = RunJob(job, "repeat_b.log");
-  BOOST_TEST(a.status == Ipopt::Solve_Succeeded);
-  RequireIdentical(a, b);
-  const std::string log = LogWithoutTimings("repeat_a.log");
-  BOOST_TEST(log.find("EXIT: Optimal Solution Found.") != std::string::npos);
-  BOOST_TEST(log == LogWithoutTimings("repeat_b.log"));
+  const std::set<std::string> logs_before = FilesEndingWith(".", ".log");
+  std::filesystem::path scratch;
+  {
+    const ScratchDir dir;
+    scratch = dir.path();
+    const Job job{"rosenbrock", "trust-region", true};
+    const qpm::SolverRun a = RunJob(job, dir.File("repeat_a.log"));
+    const qpm::SolverRun b = RunJob(job, dir.File("repeat_b.log"));
+    BOOST_TEST(a.status == Ipopt::Solve_Succeeded);
+    RequireIdentical(a, b);
+    BOOST_TEST((FilesEndingWith(dir.path(), ".log") == std::set<std::string>{"repeat_a.log", "repeat_b.log"}));
+    const std::string log = LogWithoutTimings(dir.File("repeat_a.log"));
+    BOOST_TEST(log.find("EXIT: Optimal Solution Found.") != std::string::npos);
+    BOOST_TEST(log == LogWithoutTimings(dir.File("repeat_b.log")));
+  }
+  BOOST_TEST(!std::filesystem::exists(scratch));  // removed with its logs
+  BOOST_TEST(FilesEndingWith(".", ".log") == logs_before, "a .log appeared in the working directory");
 }

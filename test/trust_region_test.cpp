@@ -5,6 +5,7 @@
 
 #include "qpm/core/inner/lbfgs.hpp"
 #include "qpm/core/inner/trust_region.hpp"
+#include "status_print.hpp"
 #include "test_problems.hpp"
 
 using namespace qpm_test;
@@ -52,7 +53,7 @@ BOOST_AUTO_TEST_CASE(TrustRegionStepNeverExceedsTheRadiusAndQNeverIncreases) {
       const qpm::InnerSummary s =
           Run<qpm::TrustRegion>(&problem, p.x0, beta, 1e-9, options, &steps, &q_prev);
       BOOST_TEST_CONTEXT(p.name << " beta " << beta) {
-        BOOST_TEST(std::string(qpm::ToString(s.status)) == "converged");
+        BOOST_TEST(s.status == qpm::InnerStatus::kConverged);
         BOOST_TEST(!steps.empty());
         for (const Step& step : steps) {
           BOOST_TEST(step.norm <= step.radius * (1 + 1e-12));
@@ -73,7 +74,7 @@ BOOST_AUTO_TEST_CASE(LbfgsConvergesAndNeverIncreasesQ) {
     double q_prev = 0.0;
     const qpm::InnerSummary s = Run<qpm::Lbfgs>(&problem, p.x0, 1e3, 1e-9, options, &steps, &q_prev);
     BOOST_TEST_CONTEXT(p.name) {
-      BOOST_TEST(std::string(qpm::ToString(s.status)) == "converged");
+      BOOST_TEST(s.status == qpm::InnerStatus::kConverged);
       for (const Step& step : steps) {
         BOOST_TEST(step.q <= q_prev + options.line_search.rounding_allowance * std::abs(q_prev));
         q_prev = step.q;

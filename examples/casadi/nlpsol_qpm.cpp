@@ -1,6 +1,6 @@
 // nlpsol("S", "qpm", ...) from C++ (built only when CasADi is found). Run
 // with CASADIPATH set to the directory of libcasadi_nlpsol_qpm.so:
-//   CASADIPATH=build/src/casadi_plugin build/examples/nlpsol_qpm
+//   CASADIPATH=build/src/casadi/plugin build/examples/nlpsol_qpm
 #include <iostream>
 #include <limits>
 

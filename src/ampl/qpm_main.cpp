@@ -39,7 +39,7 @@ struct CommandLine {
   std::vector<std::pair<std::string, std::string>> options;
 };
 
-// Ipopt options that qpm maps onto its own settings (see README, Options).
+// Ipopt options that qpm maps onto its own settings (docs/ipopt-compatibility.md).
 const char* const kMappedIpoptOptions[] = {
     "tol", "constr_viol_tol", "dual_inf_tol", "acceptable_tol", "acceptable_constr_viol_tol",
     "acceptable_dual_inf_tol", "max_iter", "max_cpu_time", "print_level", "output_file",

@@ -1,7 +1,7 @@
 // Ipopt 3.11.9's SolveStatistics can only be built from (IpoptNLP, IpoptData,
 // IpoptCalculatedQuantities), whose values its constructor reads. We hand it
 // a stub IpoptNLP and a calculated-quantities subclass that answer zero, and
-// override every accessor with QPM's own figures (IPOPT-NOTES.md recipe).
+// override every accessor with QPM's own figures.
 #ifndef QPM_SRC_STATISTICS_SHIM_HPP_
 #define QPM_SRC_STATISTICS_SHIM_HPP_
 

@@ -15,7 +15,7 @@
 // handling), so AmplTnlp objects must not be read or evaluated from several
 // threads at once; the rest of qpm has no such restriction.
 // The ASL headers define many short macros (n_var, X0, ...), so they stay in
-// src/ampl_tnlp.cpp; this header only names the ASL struct.
+// src/ampl/ampl_tnlp.cpp; this header only names the ASL struct.
 #ifndef QPM_AMPL_AMPL_TNLP_HPP_
 #define QPM_AMPL_AMPL_TNLP_HPP_
 

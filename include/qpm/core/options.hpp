@@ -60,7 +60,7 @@ struct TrustRegionOptions {
   PreconditionerKind preconditioner = PreconditionerKind::kNone;  // CG preconditioner
   int dense_limit = 3000;  // penalty preconditioner: dense m x m factor when m <= this
   double initial_radius = 1.0;   // Delta_0
-  double max_radius = 1e3;       // Delta_max (paper assumption A2 needs a bound)
+  double max_radius = 1e3;       // Delta_max (paper assumption A9 needs a bound)
   double eta_accept = 0.1;       // accept the step when rho >= eta_accept
   double eta_expand = 0.75;      // grow the radius when rho > eta_expand at the boundary
   double eta_shrink = 0.25;      // shrink the radius when rho < eta_shrink

@@ -1,5 +1,5 @@
-// The quadratic penalty of the paper, eq. (1.2), extended to bounds and
-// inequality rows through slacks (DESIGN.md):
+// The quadratic penalty of the paper, eq. (1.1), extended to bounds and
+// inequality rows through slacks (docs/algorithm.md):
 //
 //   z = (x, s),  s one slack per inequality row  g_l,i < g_u,i,
 //   c(z)_j = g_j(x) - g_l,j   (equality row j)

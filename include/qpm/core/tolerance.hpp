@@ -1,8 +1,8 @@
-// Feasibility-aware tolerance, paper Definition 2.1, eq. (2.2):
+// Feasibility-aware tolerance, paper Definition 2.1, eq. (2.1):
 //
 //   tau(x) = max( eps1, min( tau_cap, eps1/eps0 * ||c(x)|| ) ).
 //
-// Properties (eq. (2.3) of the definition's consequence): tau >= eps1 always,
+// Properties (eq. (2.2), the definition's consequence): tau >= eps1 always,
 // and tau = eps1 whenever ||c(x)|| <= eps0. tau_cap = +inf is the paper's
 // adaptive rule tau_k of eq. (7.2); tau_cap = 0 is the fixed rule tau = eps1.
 #ifndef QPM_CORE_TOLERANCE_HPP_

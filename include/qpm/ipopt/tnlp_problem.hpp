@@ -1,6 +1,6 @@
 // Boundary adapter: an Ipopt TNLP seen as a qpm::Problem.
 //
-// It honours the TNLP contract (IPOPT-NOTES.md): structure calls once,
+// It honours the TNLP contract (docs/robustness.md): structure calls once,
 // C or Fortran index style, repeated triplets summed, Hessian in either
 // triangle (stored lower), new_x = false only when the previous evaluation
 // was at exactly this x, bounds at or beyond nlp_{lower,upper}_bound_inf are

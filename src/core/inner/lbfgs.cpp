@@ -73,19 +73,22 @@ void Lbfgs::Direction(const Iterate& x) {
   }
 }
 
-// direction_ <- H direction_, Nocedal & Wright Alg. 7.4.
-void Lbfgs::TwoLoop() {
-  const int m = options_.memory;
-  for (int i = 0, j = newest_; i < count_; ++i, j = (j + m - 1) % m) {
-    alpha_[j] = rho_[j] * s_.col(j).dot(direction_);
-    direction_ -= alpha_[j] * y_.col(j);
+void TwoLoopRecursion(const Eigen::MatrixXd& s, const Eigen::MatrixXd& y, const Vector& rho,
+                      int newest, int count, Vector* alpha, Vector* d) {
+  const int m = static_cast<int>(s.cols());
+  for (int i = 0, j = newest; i < count; ++i, j = (j + m - 1) % m) {
+    (*alpha)[j] = rho[j] * s.col(j).dot(*d);
+    *d -= (*alpha)[j] * y.col(j);
   }
-  direction_ *= 1.0 / (rho_[newest_] * y_.col(newest_).squaredNorm());  // H0 = s.y / y.y
-  for (int i = 0, j = (newest_ + m - count_ + 1) % m; i < count_; ++i, j = (j + 1) % m) {
-    const double b = rho_[j] * y_.col(j).dot(direction_);
-    direction_ += (alpha_[j] - b) * s_.col(j);
+  *d *= 1.0 / (rho[newest] * y.col(newest).squaredNorm());  // H0 = s.y / y.y
+  for (int i = 0, j = (newest + m - count + 1) % m; i < count; ++i, j = (j + 1) % m) {
+    const double b = rho[j] * y.col(j).dot(*d);
+    *d += ((*alpha)[j] - b) * s.col(j);
   }
 }
+
+// direction_ <- H direction_.
+void Lbfgs::TwoLoop() { TwoLoopRecursion(s_, y_, rho_, newest_, count_, &alpha_, &direction_); }
 
 void Lbfgs::Remember(const Iterate& from, const Iterate& to) {
   const auto s = to.x - from.x;            // expressions: evaluated lazily,

@@ -154,6 +154,22 @@ double TrustRegion::Ratio(const Iterate& x, double predicted) {
     derivatives_ready_ = rho >= options_.eta_accept && q_->EvaluateDerivatives(&trial_);
     return rho;
   }
+  // Here a trial whose Q is HIGHER than Q(x) by up to value_noise * max(1,
+  // |Q(x)|) (1e-10 by default) can still be accepted, on the gradients'
+  // verdict. Why: Q = f + beta/2 ||c||^2 is a sum of many rounded terms, so
+  // the computed Q carries an error of about (number of terms) eps_mach
+  // (largest term), ~1e-10 |Q| at n ~ 1e4 (and more when f and beta/2 ||c||^2
+  // nearly cancel). The predicted decrease is below that level, so the
+  // difference Q(x) - Q(trial) is rounding noise of either sign: demanding
+  // that it be >= 0 rejects good steps at random and shrinks the radius until
+  // the solve stalls above tau. So values only refuse a rise that rounding
+  // cannot explain; the decrease itself is measured by the trapezoidal rule
+  // below, which has no cancellation. max(1, |Q|) keeps an absolute floor
+  // where Q is near 0. Such a rise is below Q's resolution, so (2.3) holds up
+  // to rounding, as with the line search's rounding_allowance. (Above this
+  // level the ratio uses values, and with the defaults rho >= eta_accept
+  // there implies actual >= eta_accept predicted - reg > 0, a true decrease:
+  // rho_regularization (1e-13) is 1000 times below value_noise.)
   if (trial_.Q(beta) > q0 + options_.value_noise * scale) return 0.0;  // clearly worse
   if (!q_->EvaluateDerivatives(&trial_)) return -std::numeric_limits<double>::infinity();
   derivatives_ready_ = true;

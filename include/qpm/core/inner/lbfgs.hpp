@@ -27,6 +27,15 @@
 
 namespace qpm {
 
+// d <- H d by the two-loop recursion (Nocedal & Wright, Alg. 7.4) over the
+// `count` newest pairs of a circular store: columns of s and y, the newest
+// in column `newest`, rho_j = 1 / (s_j.y_j), and H0 = (s.y / y.y) I of the
+// newest pair. `alpha` is work space of size s.cols(). Lbfgs uses it for
+// its direction; a free function so that it can be checked against the
+// dense BFGS update of H.
+void TwoLoopRecursion(const Eigen::MatrixXd& s, const Eigen::MatrixXd& y, const Vector& rho,
+                      int newest, int count, Vector* alpha, Vector* d);
+
 class Lbfgs : public InnerSolver {
  public:
   Lbfgs(const LbfgsOptions& options, PenaltyFunction* q);

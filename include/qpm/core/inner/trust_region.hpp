@@ -4,7 +4,7 @@
 //   p_k ~ argmin g.p + 1/2 p.(W + beta J^T J) p,  ||p|| <= Delta_k   (truncated CG)
 //   rho_k = (Q(x_k) - Q(x_k + p_k) + reg) / (m-decrease + reg)
 //   accept when rho_k >= eta_accept; shrink Delta when rho_k < eta_shrink;
-//   expand (up to Delta_max, assumption A2) when rho_k > eta_expand and the
+//   expand (up to Delta_max, assumption A9) when rho_k > eta_expand and the
 //   step reached the boundary.
 //
 // W is evaluated once per accepted iterate (and at a subproblem's start,
