@@ -25,7 +25,17 @@ using Ipopt::SmartPtr;
 
 namespace {
 
+// QPM applications here run the paper's method with QPM-GD (the defaults
+// these tests were written for); the default mode has its own tests
+// (default_mode_test.cpp).
 SmartPtr<IpoptApplication> Quiet(SmartPtr<IpoptApplication> app, double tol = 1e-7) {
+  if (dynamic_cast<qpm::QpmApplication*>(GetRawPtr(app))) {
+    app->Options()->SetStringValue("qpm_mode", "paper");
+    std::string inner;
+    if (!app->Options()->GetStringValue("qpm_inner_solver", inner, "")) {
+      app->Options()->SetStringValue("qpm_inner_solver", "gradient-descent");
+    }
+  }
   app->Options()->SetIntegerValue("print_level", 0);
   app->Options()->SetStringValue("sb", "yes");
   app->Options()->SetNumericValue("tol", tol);
@@ -138,7 +148,7 @@ BOOST_AUTO_TEST_CASE(ReadsOptionFiles) {
   }
   SmartPtr<qpm::QpmApplication> app = new qpm::QpmApplication();
   BOOST_REQUIRE(app->Initialize(path) == Ipopt::Solve_Succeeded);
-  qpm::Options options;
+  qpm::Options options = PaperOptions();
   qpm::TnlpOptions tnlp_options;
   std::string error;
   BOOST_REQUIRE(app->ReadOptions(&options, &tnlp_options, &error));
@@ -148,7 +158,7 @@ BOOST_AUTO_TEST_CASE(ReadsOptionFiles) {
 
 BOOST_AUTO_TEST_CASE(MapsIpoptTolerancesToEps0AndEps1) {
   SmartPtr<qpm::QpmApplication> app = new qpm::QpmApplication();
-  qpm::Options o;
+  qpm::Options o = PaperOptions();
   qpm::TnlpOptions t;
   std::string error;
   app->Options()->SetNumericValue("tol", 1e-5);
@@ -238,7 +248,7 @@ BOOST_AUTO_TEST_CASE(LimitedMemoryHessianApproximationSelectsLbfgsWithoutEvalH) 
   Quiet(GetRawPtr(app), 1e-7);
   BOOST_TEST(app->OptimizeTNLP(GetRawPtr(tnlp)) == Ipopt::Solve_Succeeded);
   BOOST_TEST(tnlp->eval_h_calls == 0);  // not even the structure call
-  qpm::Options o;
+  qpm::Options o = PaperOptions();
   qpm::TnlpOptions t;
   std::string error;
   BOOST_REQUIRE(app->ReadOptions(&o, &t, &error));

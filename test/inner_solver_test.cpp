@@ -223,6 +223,7 @@ BOOST_AUTO_TEST_CASE(SolveEndsWithMaxCpuTimeOrMaxWallTimeWhicheverPasses) {
   for (qpm::InnerSolverType type : kAllInner) {
     BOOST_TEST_CONTEXT(qpm::ToString(type)) {
       qpm::Options o;
+      o.mode = qpm::Mode::kPaper;
       o.inner_solver = type;
       o.stationarity_tol = 1e-300;  // no subproblem converges in time
       SlowQuartic burns(4);

@@ -62,7 +62,7 @@ BOOST_AUTO_TEST_CASE(EveryPreconditionerSolvesTheTestProblems) {
                     qpm::PreconditionerKind::kPenalty}) {
     for (const TestProblem& p : AllProblems()) {
       EigenProblem problem(p);
-      qpm::Options o;
+      qpm::Options o = PaperOptions();
       o.inner_solver = qpm::InnerSolverType::kTrustRegion;
       o.tr.preconditioner = kind;
       o.feasibility_tol = o.stationarity_tol = 1e-7;
@@ -78,7 +78,7 @@ BOOST_AUTO_TEST_CASE(EveryPreconditionerSolvesTheTestProblems) {
 BOOST_AUTO_TEST_CASE(AdaptiveGrowthAndExtrapolationKeepTheAnswerAndSaveWork) {
   const TestProblem p = CircleLinear();
   EigenProblem problem(p);
-  qpm::Options paper;
+  qpm::Options paper = PaperOptions();
   paper.inner_solver = qpm::InnerSolverType::kTrustRegion;
   paper.feasibility_tol = paper.stationarity_tol = 1e-7;
   qpm::Options fast = paper;

@@ -13,7 +13,7 @@ using namespace qpm_test;
 namespace {
 
 qpm::Options Tight(double eps) {
-  qpm::Options o;
+  qpm::Options o = PaperOptions();
   o.feasibility_tol = eps;
   o.stationarity_tol = eps;
   return o;
@@ -123,7 +123,7 @@ BOOST_AUTO_TEST_CASE(RestartsFromX0WhenQOfTheLastSolutionExceedsQOfX0) {
   p.jac = [](const Vector&) { return Eigen::MatrixXd::Ones(1, 1).eval(); };
   p.hess = [](const Vector&, double s, const Vector&) { return Eigen::MatrixXd::Constant(1, 1, 0.9 * s); };
   GradientLog problem(p);
-  qpm::Options o;
+  qpm::Options o = PaperOptions();
   o.inner_solver = qpm::InnerSolverType::kGradientDescent;
   o.gd.trial_step = qpm::GdTrialStep::kGrowth;
   o.gd.initial_step = 1.0;
@@ -195,7 +195,7 @@ BOOST_AUTO_TEST_CASE(ReportsInnerIterationBudget) {
 
 BOOST_AUTO_TEST_CASE(RefusesInvalidOptionsWithAReason) {
   EigenProblem problem(Hs6());
-  qpm::Options o;
+  qpm::Options o = PaperOptions();
   o.penalty_growth = 1.0;
   const qpm::Summary s = qpm::Solve(&problem, Hs6().x0, o);
   BOOST_TEST(s.termination == qpm::TerminationType::kInvalidOptions);

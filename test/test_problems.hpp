@@ -15,9 +15,19 @@
 #include <Eigen/Dense>
 #include <IpTNLP.hpp>
 
+#include "qpm/core/options.hpp"
 #include "qpm/core/problem.hpp"
 
 namespace qpm_test {
+
+// The paper's Algorithm 1 exactly, with its QPM-GD (the defaults before the
+// multiplier mode): tests of the paper's mechanisms use it.
+inline qpm::Options PaperOptions() {
+  qpm::Options o;
+  o.mode = qpm::Mode::kPaper;
+  o.inner_solver = qpm::InnerSolverType::kGradientDescent;
+  return o;
+}
 
 using qpm::Vector;
 
