@@ -6,6 +6,7 @@
 #include "qpm/casadi/codegen_tnlp.hpp"
 #include "qpm/ipopt/compare.hpp"
 #include "qpm/ipopt/derivative_checker.hpp"
+#include "qpm/core/option_table.hpp"
 #include "qpm/core/options.hpp"
 #include "qpm/core/problem.hpp"
 #include "qpm/core/solver.hpp"

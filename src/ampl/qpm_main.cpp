@@ -1,7 +1,8 @@
 // qpm: the AMPL solver driver.
 //
 //   qpm model.nl [-AMPL] [name=value ...]
-//   qpm --help
+//   qpm --help    usage and the options with their choices
+//   qpm -=        the options, one line each (AMPL's convention)
 //
 // Follows the AMPL solver conventions (as Ipopt's own AMPL driver does):
 // reads model.nl, solves it with the Quadratic Penalty Method and writes
@@ -25,7 +26,9 @@
 #include <IpRegOptions.hpp>
 
 #include "qpm/ampl/ampl_tnlp.hpp"
+#include "qpm/core/option_table.hpp"
 #include "qpm/ipopt/application.hpp"
+#include "qpm/ipopt/ipopt_options.hpp"
 
 namespace {
 
@@ -35,21 +38,15 @@ using Ipopt::SmartPtr;
 struct CommandLine {
   std::string stub;
   bool help = false;
+  bool list_options = false;  // -=: the short listing instead of the help
   bool ampl = false;  // -AMPL: called by AMPL
   std::vector<std::pair<std::string, std::string>> options;
 };
 
-// Ipopt options that qpm maps onto its own settings (docs/ipopt-compatibility.md).
-const char* const kMappedIpoptOptions[] = {
-    "tol", "constr_viol_tol", "dual_inf_tol", "acceptable_tol", "acceptable_constr_viol_tol",
-    "acceptable_dual_inf_tol", "max_iter", "max_cpu_time", "print_level", "output_file",
-    "file_print_level", "sb", "hessian_approximation", "limited_memory_max_history",
-    "obj_scaling_factor", "nlp_lower_bound_inf", "nlp_upper_bound_inf", "option_file_name"};
-
 void PrintUsage() {
   std::printf(
       "usage: qpm model[.nl] [-AMPL] [name=value ...]\n"
-      "       qpm --help\n"
+      "       qpm --help | -=\n"
       "Solves the AMPL model with the Quadratic Penalty Method and writes model.sol.\n"
       "Options: ipopt.opt (option file), then $qpm_options, then the command line.\n");
 }
@@ -79,6 +76,7 @@ bool ParseCommandLine(int argc, char** argv, CommandLine* cl, std::string* error
     const std::string arg = argv[i];
     if (arg == "--help" || arg == "-h" || arg == "-?" || arg == "-=") {
       cl->help = true;
+      cl->list_options = arg == "-=";
     } else if (arg == "-AMPL") {
       cl->ampl = true;
     } else if (!arg.empty() && arg[0] == '-') {
@@ -94,35 +92,73 @@ bool ParseCommandLine(int argc, char** argv, CommandLine* cl, std::string* error
   return cl->help || !cl->stub.empty();
 }
 
-std::string DefaultText(const Ipopt::RegisteredOption& option) {
-  char text[64];
-  switch (option.Type()) {
-    case Ipopt::OT_Number: std::snprintf(text, sizeof text, "%g", option.DefaultNumber()); break;
-    case Ipopt::OT_Integer: std::snprintf(text, sizeof text, "%d", option.DefaultInteger()); break;
-    default: return option.DefaultString();
-  }
-  return text;
+// ASL always supplies the exact Hessian, so the trust region (QPM-TR) is
+// the better default here than the library's gradient descent, which can
+// need millions of steps at tol 1e-8. Any option source may override it.
+void SetExecutableDefaults(Ipopt::IpoptApplication& app) {
+  app.Options()->SetStringValue("qpm_inner_solver", "trust-region");
 }
 
-void PrintOption(const Ipopt::RegisteredOption& option) {
-  std::printf("  %-28s (default %s)\n      %s\n", option.Name().c_str(),
-              DefaultText(option).c_str(), option.ShortDescription().c_str());
-  for (const auto& entry : option.GetValidStrings()) {
-    if (entry.value_ == "*") continue;
-    std::printf("        %-20s %s\n", entry.value_.c_str(), entry.description_.c_str());
+// The listings below come from the option tables (qpm/core/option_table.hpp,
+// qpm/ipopt/ipopt_options.hpp); `defaults` holds the qpm_* values this
+// executable solves with when no option is given.
+struct Listing {
+  SmartPtr<Ipopt::IpoptApplication> app;
+  qpm::Options defaults;
+};
+
+Listing MakeListing() {
+  Listing l{new qpm::QpmApplication(false), qpm::Options()};
+  SetExecutableDefaults(*l.app);
+  qpm::ReadTableOptions(*l.app->Options(), &l.defaults);
+  return l;
+}
+
+std::string ChoiceNames(const qpm::OptionEntry& e) {
+  std::string names;
+  for (const qpm::OptionChoice& c : e.choices) names += (names.empty() ? "" : ", ") + c.name;
+  return names;
+}
+
+// qpm -=: AMPL's `name  meaning (default ...)`, one line per option.
+void PrintOptionList(const Listing& l) {
+  for (const qpm::OptionEntry& e : qpm::OptionTable()) {
+    if (!e.registered) continue;
+    const std::string choices = e.choices.empty() ? "" : " One of " + ChoiceNames(e) + ".";
+    std::printf("%-28s %s%s (default %s)\n", e.name.c_str(), e.meaning.c_str(), choices.c_str(),
+                e.Format(e.get(l.defaults)).c_str());
+  }
+  for (const qpm::IpoptOptionUse& use : qpm::IpoptOptionsRead()) {
+    const SmartPtr<const Ipopt::RegisteredOption> option = l.app->RegOptions()->GetOption(use.name);
+    if (!Ipopt::IsValid(option)) continue;
+    std::printf("%-28s %s (Ipopt's default %s)\n", use.name, use.use,
+                qpm::DefaultText(*option).c_str());
   }
 }
 
-void PrintHelp(const SmartPtr<Ipopt::RegisteredOptions>& reg) {
+void PrintTableOption(const qpm::OptionEntry& e, const qpm::Options& defaults) {
+  const std::string range = e.range.ToString();
+  std::printf("  %-28s (default %s%s%s)\n      %s\n", e.name.c_str(),
+              e.Format(e.get(defaults)).c_str(), range.empty() ? "" : ", ", range.c_str(),
+              e.meaning.c_str());
+  for (const qpm::OptionChoice& c : e.choices) {
+    std::printf("        %-20s %s\n", c.name.c_str(), c.meaning.c_str());
+  }
+  if (!e.details.empty()) std::printf("      %s\n", e.details.c_str());
+}
+
+void PrintHelp(const Listing& l) {
   PrintUsage();
   std::printf("\nQPM options:\n");
-  for (const auto& entry : reg->RegisteredOptionsList()) {
-    if (entry.first.compare(0, 4, "qpm_") == 0) PrintOption(*entry.second);
+  for (const qpm::OptionEntry& e : qpm::OptionTable()) {
+    if (e.registered) PrintTableOption(e, l.defaults);
   }
   std::printf("\nIpopt options qpm reads:\n");
-  for (const char* name : kMappedIpoptOptions) {
-    const SmartPtr<const Ipopt::RegisteredOption> option = reg->GetOption(name);
-    if (Ipopt::IsValid(option)) PrintOption(*option);
+  for (const qpm::IpoptOptionUse& use : qpm::IpoptOptionsRead()) {
+    const SmartPtr<const Ipopt::RegisteredOption> option = l.app->RegOptions()->GetOption(use.name);
+    if (!Ipopt::IsValid(option)) continue;
+    std::printf("  %-28s (Ipopt's default %s)\n      %s\n", use.name,
+                qpm::DefaultText(*option).c_str(), use.use);
   }
 }
 
@@ -186,10 +222,7 @@ int Solve(const CommandLine& cl) {
     return 1;
   }
   SmartPtr<Ipopt::IpoptApplication> app = new qpm::QpmApplication();
-  // ASL always supplies the exact Hessian, so the trust region (QPM-TR) is
-  // the better default here than the library's gradient descent, which can
-  // need millions of steps at tol 1e-8. Any option source may override it.
-  app->Options()->SetStringValue("qpm_inner_solver", "trust-region");
+  SetExecutableDefaults(*app);
   // Before Initialize() so that output_file takes effect, and again after it
   // so that the command line wins over ipopt.opt.
   if (!SetOptions(*app, cl)) return 1;
@@ -220,8 +253,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (cl.help) {
-    qpm::QpmApplication app(false);
-    PrintHelp(app.RegOptions());
+    const Listing listing = MakeListing();
+    if (cl.list_options) {
+      PrintOptionList(listing);
+    } else {
+      PrintHelp(listing);
+    }
     return 0;
   }
   return Solve(cl);

@@ -461,7 +461,7 @@ double OuterLoop::NextGrowth(long inner_iterations) {
   if (options_.penalty_growth_mode == PenaltyGrowthMode::kFixed) return options_.penalty_growth;
   if (inner_iterations <= options_.cheap_subproblem) {
     alpha_ = std::min(2.0 * alpha_, options_.penalty_growth_max);
-  } else if (inner_iterations > 4 * options_.cheap_subproblem) {
+  } else if (inner_iterations > Options::kCostlySubproblemFactor * options_.cheap_subproblem) {
     alpha_ = std::max(0.5 * alpha_, options_.penalty_growth);
   }
   return alpha_;

@@ -12,6 +12,8 @@
 #include <IpRegOptions.hpp>
 
 #include "qpm/core/inner/inner_solver.hpp"
+#include "qpm/core/option_table.hpp"
+#include "qpm/ipopt/ipopt_options.hpp"
 #include "solve_log.hpp"
 #include "statistics_shim.hpp"
 
@@ -23,70 +25,63 @@ namespace {
 
 constexpr const char* kVersion = "0.1.0";
 
-// Ipopt's tolerances are max-norms; qpm's tests use the paper's 2-norms.
-void RegisterOptionsImpl(const SmartPtr<RegisteredOptions>& r) {
-  r->SetRegisteringCategory("QPM (Quadratic Penalty Method)");
-  r->AddStringOption2("qpm_mode", "Outer method.", "multipliers", "multipliers",
-                      "augmented Lagrangian: multiplier estimates, beta grown only when ||c|| "
-                      "stalls, Ipopt's termination test (the default)",
-                      "paper", "the paper's Algorithm 1 exactly: lambda = 0, beta *= alpha every "
-                      "outer iteration, 2-norm tests on eps0 (constr_viol_tol) and eps1 (dual_inf_tol)");
-  r->AddStringOption3("qpm_inner_solver", "Inner solver for the penalty subproblems.",
-                      "trust-region", "gradient-descent",
-                      "steepest descent with Armijo backtracking (QPM-GD)", "trust-region",
-                      "trust region with truncated CG on exact Hessian-vector products (QPM-TR)",
-                      "lbfgs", "limited-memory BFGS; no eval_h (chosen automatically with "
-                      "hessian_approximation limited-memory)");
-  r->AddStringOption2("qpm_penalty_growth_mode", "How beta grows between subproblems.", "fixed",
-                      "fixed", "beta_{k+1} = qpm_penalty_growth * beta_k (the paper)", "adaptive",
-                      "alpha doubles after cheap subproblems (<= 3 inner iterations), halves after "
-                      "costly ones (> 12), within [qpm_penalty_growth, qpm_penalty_growth_max]");
-  r->AddLowerBoundedNumberOption("qpm_penalty_growth_max", "Largest alpha of the adaptive mode.",
-                                 1.0, true, 100.0);
-  r->AddStringOption2("qpm_extrapolate", "Start subproblems at a point extrapolated along the penalty path when it lowers Q.",
-                      "no", "no", "start at argmin of Q over {x_k, x_0} (the paper)", "yes",
-                      "also try x(beta) predicted from the last two solutions");
-  r->AddStringOption2("qpm_lbfgs_warm_start", "Keep L-BFGS curvature pairs across subproblems.",
-                      "no", "no", "clear them at each new beta", "yes", "keep them");
-  r->AddStringOption2("qpm_gd_trial_step", "First trial step of each gradient-descent iteration.",
-                      "growth", "growth", "step growth factor times the last accepted step",
-                      "barzilai-borwein", "Barzilai-Borwein step s.s/s.y, then Armijo backtracking");
-  r->AddStringOption3("qpm_preconditioner", "Preconditioner of the trust region's truncated CG.",
-                      "none", "none", "plain CG (the paper's QPM-TR)", "jacobi",
-                      "diagonal of W + beta J^T J", "penalty",
-                      "D + beta J^T J applied exactly (Woodbury; m x m factorization)");
-  r->AddLowerBoundedNumberOption("qpm_tr_max_radius", "Maximum trust-region radius (assumption A2).",
-                                 0.0, true, 1e3);
-  r->AddLowerBoundedNumberOption("qpm_penalty_init", "Initial penalty parameter beta0 (>= 1).",
-                                 1.0, false, 1.0);
-  r->AddLowerBoundedNumberOption("qpm_penalty_growth", "Penalty growth factor alpha (> 1).",
-                                 1.0, true, 1.2);
-  r->AddLowerBoundedNumberOption(
-      "qpm_tolerance_cap",
-      "tau_cap of the feasibility-aware tolerance tau(x) = max(eps1, min(tau_cap, eps1/eps0 ||c(x)||)).",
-      0.0, false, 1e20, "1e20 or more means +infinity (the paper's adaptive rule); 0 gives tau = eps1.");
-  r->AddLowerBoundedNumberOption(
-      "qpm_runaway_factor",
-      "kappa: a subproblem whose iterate reaches ||c|| > kappa max(||c(x_k)||, 1), "
-      "f < f(x_k) - kappa max(|f(x_k)|, 1) or ||x||_inf > kappa max(||x_k||_inf, 1) is "
-      "restarted from x_k with beta times 10.",
-      1.0, true, 1e4,
-      "Q_beta can be unbounded below at small beta. After 20 restarts only "
-      "||x||_inf > diverging_iterates_tol is tested, and ends the solve with Diverging_Iterates.");
-  r->AddNumberOption("qpm_max_wall_time",
-                     "Wall-clock limit in seconds (<= 0: none); Ipopt 3.11 has no max_wall_time.", 0.0,
-                     "Reported as Maximum_CpuTime_Exceeded, Ipopt 3.11's nearest return code.");
-  r->AddLowerBoundedIntegerOption("qpm_max_outer_iter", "Maximum number of outer (penalty) iterations.",
-                                  0, 500);
-  r->AddLowerBoundedIntegerOption(
-      "qpm_max_inner_iter", "Maximum total inner iterations when max_iter is not set.", 0, 10000000,
-      "Ipopt's max_iter, when the user sets it, takes precedence (both count inner iterations).");
-}
-
 // Option value: the user's `name` when set, else `fallback`.
 double NumericOr(const OptionsList& list, const char* name, double fallback) {
   double value = 0.0;
   return list.GetNumericValue(name, value, "") ? value : fallback;
+}
+
+// Ipopt's tolerances (max-norms there) become the paper's eps0 and eps1
+// (2-norms in qpm); each specific one is used only when the user set it.
+void ReadIpoptTolerances(const OptionsList& list, qpm::Options* o) {
+  double tol = 0.0;
+  list.GetNumericValue("tol", tol, "");
+  o->feasibility_tol = NumericOr(list, "constr_viol_tol", tol);
+  o->stationarity_tol = NumericOr(list, "dual_inf_tol", tol);
+  double acceptable = 1e-6;
+  list.GetNumericValue("acceptable_tol", acceptable, "");
+  o->acceptable_feasibility_tol = NumericOr(list, "acceptable_constr_viol_tol", acceptable);
+  o->acceptable_stationarity_tol = NumericOr(list, "acceptable_dual_inf_tol", acceptable);
+}
+
+// The default mode's test is Ipopt's own (TerminationOptions), read as
+// Ipopt reads it: the registered defaults when the user set none. A
+// qpm_penalty_init the user set is beta_0 in either mode.
+void ReadIpoptTermination(const OptionsList& list, qpm::Options* o) {
+  TerminationOptions& t = o->termination;
+  list.GetNumericValue("tol", t.tol, "");
+  list.GetNumericValue("dual_inf_tol", t.dual_inf_tol, "");
+  list.GetNumericValue("constr_viol_tol", t.constr_viol_tol, "");
+  list.GetNumericValue("compl_inf_tol", t.compl_inf_tol, "");
+  list.GetNumericValue("acceptable_tol", t.acceptable_tol, "");
+  list.GetNumericValue("acceptable_dual_inf_tol", t.acceptable_dual_inf_tol, "");
+  list.GetNumericValue("acceptable_constr_viol_tol", t.acceptable_constr_viol_tol, "");
+  list.GetNumericValue("acceptable_compl_inf_tol", t.acceptable_compl_inf_tol, "");
+  Index iterations = t.acceptable_iter;
+  list.GetIntegerValue("acceptable_iter", iterations, "");
+  t.acceptable_iter = iterations;
+  double beta0 = 0.0;
+  if (list.GetNumericValue("qpm_penalty_init", beta0, "")) o->multipliers.penalty_init = beta0;
+}
+
+// max_iter, when the user sets it, replaces qpm_max_inner_iter: Ipopt's
+// default of 3000 is far too few for gradient descent.
+void ReadIpoptLimits(const OptionsList& list, qpm::Options* o) {
+  list.GetNumericValue("diverging_iterates_tol", o->diverging_iterates_tol, "");
+  list.GetNumericValue("max_cpu_time", o->max_cpu_time, "");
+  Index max_iter = 0;
+  if (list.GetIntegerValue("max_iter", max_iter, "")) o->max_inner_iter = max_iter;
+}
+
+// hessian_approximation limited-memory means no eval_h: L-BFGS whatever
+// qpm_inner_solver says.
+void ReadIpoptInnerSolver(const OptionsList& list, qpm::Options* o) {
+  std::string hessian;
+  list.GetStringValue("hessian_approximation", hessian, "");
+  if (hessian == "limited-memory") o->inner_solver = InnerSolverType::kLbfgs;
+  Index memory = o->lbfgs.memory;
+  list.GetIntegerValue("limited_memory_max_history", memory, "");
+  o->lbfgs.memory = memory;
 }
 
 // Hands the result to the model in Ipopt's conventions: unscaled objective,
@@ -203,8 +198,9 @@ const char* ExitMessage(ApplicationReturnStatus status) {
 }
 
 void QpmApplication::RegisterQpmOptions(const SmartPtr<RegisteredOptions>& roptions) {
-  if (IsValid(roptions->GetOption("qpm_inner_solver"))) return;
-  RegisterOptionsImpl(roptions);
+  if (IsValid(roptions->GetOption(OptionTable().front().name))) return;
+  roptions->SetRegisteringCategory("QPM (Quadratic Penalty Method)");
+  RegisterTableOptions(GetRawPtr(roptions));
 }
 
 QpmApplication::QpmApplication(bool create_console_out)
@@ -246,80 +242,19 @@ SmartPtr<SolveStatistics> QpmApplication::Statistics() {
   return statistics_;
 }
 
-// Ipopt's termination options as Ipopt reads them (registered defaults
-// when the user set none): the default mode's test.
-static void ReadTermination(const OptionsList& list, TerminationOptions* t) {
-  list.GetNumericValue("tol", t->tol, "");
-  list.GetNumericValue("dual_inf_tol", t->dual_inf_tol, "");
-  list.GetNumericValue("constr_viol_tol", t->constr_viol_tol, "");
-  list.GetNumericValue("compl_inf_tol", t->compl_inf_tol, "");
-  list.GetNumericValue("acceptable_tol", t->acceptable_tol, "");
-  list.GetNumericValue("acceptable_dual_inf_tol", t->acceptable_dual_inf_tol, "");
-  list.GetNumericValue("acceptable_constr_viol_tol", t->acceptable_constr_viol_tol, "");
-  list.GetNumericValue("acceptable_compl_inf_tol", t->acceptable_compl_inf_tol, "");
-  Index iterations = t->acceptable_iter;
-  list.GetIntegerValue("acceptable_iter", iterations, "");
-  t->acceptable_iter = iterations;
-}
-
 bool QpmApplication::ReadOptions(qpm::Options* o, TnlpOptions* t, std::string* error) const {
   const OptionsList& list = *Options();
-  std::string mode, warm;
-  list.GetStringValue("qpm_mode", mode, "");
-  o->mode = mode == "paper" ? Mode::kPaper : Mode::kMultipliers;
-  ReadTermination(list, &o->termination);
+  ReadTableOptions(list, o);  // the qpm_* options
+  ReadIpoptTolerances(list, o);
+  ReadIpoptTermination(list, o);
+  ReadIpoptLimits(list, o);
+  std::string warm;
   list.GetStringValue("warm_start_init_point", warm, "");
   t->warm_start = warm == "yes";
-  double tol = 0.0;
-  list.GetNumericValue("tol", tol, "");
-  o->feasibility_tol = NumericOr(list, "constr_viol_tol", tol);
-  o->stationarity_tol = NumericOr(list, "dual_inf_tol", tol);
-  double acceptable = 1e-6;
-  list.GetNumericValue("acceptable_tol", acceptable, "");
-  o->acceptable_feasibility_tol = NumericOr(list, "acceptable_constr_viol_tol", acceptable);
-  o->acceptable_stationarity_tol = NumericOr(list, "acceptable_dual_inf_tol", acceptable);
-  list.GetNumericValue("qpm_penalty_init", o->penalty_init, "");
-  list.GetNumericValue("qpm_penalty_growth", o->penalty_growth, "");
-  list.GetNumericValue("qpm_tolerance_cap", o->tolerance_cap, "");
-  list.GetNumericValue("diverging_iterates_tol", o->diverging_iterates_tol, "");
-  list.GetNumericValue("qpm_runaway_factor", o->runaway_violation_factor, "");
-  list.GetNumericValue("max_cpu_time", o->max_cpu_time, "");
-  list.GetNumericValue("qpm_max_wall_time", o->max_wall_time, "");
-  Index value = 0;
-  list.GetIntegerValue("qpm_max_outer_iter", value, "");
-  o->max_outer_iter = value;
-  if (!list.GetIntegerValue("max_iter", value, "")) {
-    list.GetIntegerValue("qpm_max_inner_iter", value, "");
-  }
-  o->max_inner_iter = value;
-  std::string inner, hessian;
-  list.GetStringValue("qpm_inner_solver", inner, "");
-  list.GetStringValue("hessian_approximation", hessian, "");
-  o->inner_solver = inner == "trust-region" ? InnerSolverType::kTrustRegion
-                    : inner == "lbfgs"      ? InnerSolverType::kLbfgs
-                                            : InnerSolverType::kGradientDescent;
-  if (hessian == "limited-memory") o->inner_solver = InnerSolverType::kLbfgs;
-  list.GetIntegerValue("limited_memory_max_history", value, "");
-  o->lbfgs.memory = value;
-  list.GetNumericValue("qpm_tr_max_radius", o->tr.max_radius, "");
-  std::string growth, extrapolate;
-  list.GetStringValue("qpm_penalty_growth_mode", growth, "");
-  o->penalty_growth_mode = growth == "adaptive" ? PenaltyGrowthMode::kAdaptive : PenaltyGrowthMode::kFixed;
-  list.GetNumericValue("qpm_penalty_growth_max", o->penalty_growth_max, "");
+  ReadIpoptInnerSolver(list, o);
+  // Adjustments rather than errors: the adaptive alpha starts at
+  // qpm_penalty_growth, and a small qpm_tr_max_radius caps the first radius.
   o->penalty_growth_max = std::max(o->penalty_growth_max, o->penalty_growth);
-  list.GetStringValue("qpm_extrapolate", extrapolate, "");
-  std::string lbfgs_warm;
-  list.GetStringValue("qpm_lbfgs_warm_start", lbfgs_warm, "");
-  o->lbfgs.warm_start = lbfgs_warm == "yes";
-  o->extrapolate = extrapolate == "yes";
-  std::string preconditioner;
-  list.GetStringValue("qpm_preconditioner", preconditioner, "");
-  o->tr.preconditioner = preconditioner == "jacobi"    ? PreconditionerKind::kJacobi
-                         : preconditioner == "penalty" ? PreconditionerKind::kPenalty
-                                                       : PreconditionerKind::kNone;
-  std::string trial;
-  list.GetStringValue("qpm_gd_trial_step", trial, "");
-  o->gd.trial_step = trial == "barzilai-borwein" ? GdTrialStep::kBarzilaiBorwein : GdTrialStep::kGrowth;
   o->tr.initial_radius = std::min(o->tr.initial_radius, o->tr.max_radius);
   list.GetNumericValue("nlp_lower_bound_inf", t->lower_bound_inf, "");
   list.GetNumericValue("nlp_upper_bound_inf", t->upper_bound_inf, "");

@@ -170,10 +170,11 @@ struct Options {
   double penalty_growth = 1.2;    // alpha > 1: beta_{k+1} = alpha beta_k
   // Adaptive mode: alpha_k in [penalty_growth, penalty_growth_max]; a
   // subproblem of <= cheap_subproblem inner iterations doubles it, one of
-  // more than 4 cheap_subproblem halves it.
+  // more than kCostlySubproblemFactor cheap_subproblem halves it.
   PenaltyGrowthMode penalty_growth_mode = PenaltyGrowthMode::kFixed;
   double penalty_growth_max = 100.0;
   int cheap_subproblem = 3;
+  static constexpr int kCostlySubproblemFactor = 4;
   // Warm start along the penalty path: before subproblem k >= 2, predict
   // x(beta_k) from the last two solutions, linear in 1/beta, and start there
   // if it lowers Q_{beta_k} (one Q evaluation, one gradient if taken).
@@ -253,7 +254,9 @@ struct Options {
   TrustRegionOptions tr;
   LbfgsOptions lbfgs;
 
-  // True when every field is in range; otherwise `why` names the first bad one.
+  // True when every field is in the range of its entry in OptionTable()
+  // (option_table.hpp) and the fields agree with each other; otherwise `why`
+  // names the first bad option and its value.
   bool IsValid(std::string* why) const;
 };
 
