@@ -30,7 +30,12 @@ qpm::SolverRun Run(const Model& model, bool ipopt, const std::string& inner, dou
     o.SetIntegerValue("print_level", 0);
     o.SetStringValue("sb", "yes");
     if (!ipopt) o.SetStringValue("qpm_inner_solver", inner);
-    if (inner == "gradient-descent") o.SetStringValue("qpm_gd_trial_step", "barzilai-borwein");
+    // QPM-GD is tested as the paper's method (the default mode's inner
+    // solver is the trust region; docs/algorithm.md).
+    if (inner == "gradient-descent") {
+      o.SetStringValue("qpm_gd_trial_step", "barzilai-borwein");
+      o.SetStringValue("qpm_mode", "paper");
+    }
     if (max_iter > 0) o.SetIntegerValue("max_iter", max_iter);
   });
 }
