@@ -4,6 +4,11 @@
 //
 //   model_library_table [--gd-tol T] [--tol T] [--gd-max-iter N] [--gd-plain-max-iter N] [--only hsNNN]
 //                       [--gd-set option=value ...]
+//   model_library_table --defaults [--tol T]
+//
+// --defaults: the one-line user's view: Ipopt and QPM with nothing set but
+// tol (and QPM with hessian_approximation limited-memory, as for a model
+// without eval_h), same TNLP; counts Solve_Succeeded at Ipopt's f.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -69,10 +74,67 @@ std::string Cell(const qpm::SolverRun& r, double f_star) {
   return buffer;
 }
 
+qpm::SolverRun SolveDefaults(const qpm_test::Model& model, bool ipopt, bool limited_memory,
+                             double tol) {
+  SmartPtr<Ipopt::TNLP> tnlp = new qpm_test::ModelTnlp(model);
+  SmartPtr<Ipopt::IpoptApplication> app;
+  if (ipopt) {
+    app = IpoptApplicationFactory();
+  } else {
+    app = new qpm::QpmApplication();
+  }
+  return qpm::RunSolver(app, tnlp, ipopt ? "Ipopt" : "QPM", [&](Ipopt::OptionsList& o) {
+    o.SetNumericValue("tol", tol);
+    o.SetIntegerValue("print_level", 0);
+    o.SetStringValue("sb", "yes");
+    if (limited_memory) o.SetStringValue("hessian_approximation", "limited-memory");
+  });
+}
+
+// Solve_Succeeded with f within 1e-6 (1 + |f|) of Ipopt's f in the same run.
+bool AtIpoptsOptimum(const qpm::SolverRun& r, const qpm::SolverRun& ipopt) {
+  return r.status == Ipopt::Solve_Succeeded &&
+         std::abs(r.f - ipopt.f) <= 1e-6 * (1 + std::abs(ipopt.f));
+}
+
+int RunDefaults(double tol) {
+  std::printf("The one-line user's view: every solver at its defaults, only tol = %g set.\n"
+              "Cells: status, f (|f - f*|), TNLP value calls (f+g+grad+jac+h), wall time.\n"
+              "QPM (L-BFGS): hessian_approximation limited-memory.\n\n", tol);
+  std::printf("| model | n | m | bounds/ineq | f* | Ipopt | QPM | QPM (L-BFGS) |\n"
+              "|---|---|---|---|---|---|---|---|\n");
+  int count = 0, ipopt_ok = 0, qpm_ok = 0, lbfgs_ok = 0;
+  for (const qpm_test::Model& m : qpm_test::AllModels()) {
+    const qpm::SolverRun ipopt = SolveDefaults(m, true, false, tol);
+    const qpm::SolverRun qpm_run = SolveDefaults(m, false, false, tol);
+    const qpm::SolverRun lbfgs = SolveDefaults(m, false, true, tol);
+    std::printf("| %s | %d | %d | %s | %.10g | %s | %s | %s |\n", m.name.c_str(), m.n, m.m,
+                m.has_bounds_or_inequalities() ? "yes" : "no", m.f_star,
+                Cell(ipopt, m.f_star).c_str(), Cell(qpm_run, m.f_star).c_str(),
+                Cell(lbfgs, m.f_star).c_str());
+    std::fflush(stdout);
+    ++count;
+    ipopt_ok += ipopt.status == Ipopt::Solve_Succeeded;
+    qpm_ok += AtIpoptsOptimum(qpm_run, ipopt);
+    lbfgs_ok += AtIpoptsOptimum(lbfgs, ipopt);
+  }
+  std::printf("\nSolve_Succeeded: Ipopt %d/%d. Solve_Succeeded at Ipopt's f (within 1e-6 (1 + |f|)): "
+              "QPM %d/%d, QPM (L-BFGS) %d/%d\n", ipopt_ok, count, qpm_ok, count, lbfgs_ok, count);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Settings s;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) != "--defaults") continue;
+    double tol = 1e-8;
+    for (int j = 1; j + 1 < argc; ++j) {
+      if (std::string(argv[j]) == "--tol") tol = std::atof(argv[j + 1]);
+    }
+    return RunDefaults(tol);
+  }
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string arg = argv[i];
     if (arg == "--tol") s.tol = std::atof(argv[i + 1]);

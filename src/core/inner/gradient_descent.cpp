@@ -34,6 +34,7 @@ InnerSummary GradientDescent::Minimize(const InnerControl& control, Iterate* x) 
     direction_ = -x->grad_q;
     if (!line_search_.Search(q_, *x, direction_, FirstTrial(), &trial_, &step)) {
       summary.status = InnerStatus::kStalled;
+      summary.evaluation_failed = line_search_.last_trial_failed();
       return summary;
     }
     last_step_ = step.step_size;

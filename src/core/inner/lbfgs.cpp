@@ -24,6 +24,7 @@ InnerSummary Lbfgs::Minimize(const InnerControl& control, Iterate* x) {
     StepInfo step;
     if (!line_search_.Search(q_, *x, direction_, 1.0, &trial_, &step)) {
       summary.status = InnerStatus::kStalled;
+      summary.evaluation_failed = line_search_.last_trial_failed();
       return summary;
     }
     Remember(*x, trial_);

@@ -30,7 +30,8 @@ bool ArmijoLineSearch::Search(PenaltyFunction* q, const Iterate& x, const Vector
 // Hager-Zhang's psi'(1) <= (2 c1 - 1) psi'(0) with psi(1) <= psi(0) + rounding.
 bool ArmijoLineSearch::IsAcceptable(PenaltyFunction* q, const Iterate& x, double slope0,
                                     Iterate* trial) const {
-  if (!q->EvaluateValues(trial)) return false;  // failed evaluation: backtrack
+  last_trial_failed_ = !q->EvaluateValues(trial);
+  if (last_trial_failed_) return false;  // failed evaluation: backtrack
   const double beta = q->beta();
   const double q0 = x.Q(beta);
   const double qt = trial->Q(beta);
@@ -38,9 +39,12 @@ bool ArmijoLineSearch::IsAcceptable(PenaltyFunction* q, const Iterate& x, double
   const double decrease = -options_.armijo_c1 * slope0;
   if (qt > q0 + rounding) return false;  // worse beyond rounding
   if (decrease > rounding) {
-    return qt <= q0 - decrease && q->EvaluateDerivatives(trial);  // Armijo
+    if (!(qt <= q0 - decrease)) return false;  // Armijo
+    last_trial_failed_ = !q->EvaluateDerivatives(trial);
+    return !last_trial_failed_;
   }
-  if (!q->EvaluateDerivatives(trial)) return false;
+  last_trial_failed_ = !q->EvaluateDerivatives(trial);
+  if (last_trial_failed_) return false;
   const double slope = trial->grad_q.dot(trial->x - x.x);  // psi'(1)
   return slope <= (2.0 * options_.armijo_c1 - 1.0) * slope0;
 }

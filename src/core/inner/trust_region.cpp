@@ -50,8 +50,10 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
     const bool accepted = TryStep(*x, &step) && HessianAtTrial(control, &hessian_current);
     if (!accepted) {
       ++rejected;
+      last_rejection_failed_ = last_trial_failed_;
       if (radius_ < options_.min_radius || below_resolution_) {
         summary.status = InnerStatus::kStalled;
+        summary.evaluation_failed = last_rejection_failed_;
         return summary;
       }
       continue;
@@ -60,9 +62,10 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
     rejected = 0;
     SwapIterates(x, &trial_);
     preconditioner_current = false;
-    if (ReportStep(control, *x, step, &monitor, &summary)) return summary;
-    if (below_resolution_ && !CheckStop(control, *x, &summary)) {
-      summary.status = InnerStatus::kStalled;
+    if (ReportStep(control, *x, step, &monitor, &summary) ||
+        (below_resolution_ && !CheckStop(control, *x, &summary))) {
+      if (summary.status == InnerStatus::kConverged) summary.status = InnerStatus::kStalled;
+      summary.evaluation_failed = summary.status == InnerStatus::kStalled && last_rejection_failed_;
       return summary;
     }
   }
@@ -79,6 +82,7 @@ bool TrustRegion::HessianAtTrial(const InnerControl& control, bool* hessian_curr
     return true;
   }
   *hessian_current = q_->EvaluateHessian(trial_);
+  last_trial_failed_ = !*hessian_current;
   if (!*hessian_current) radius_ = options_.shrink_factor * std::min(radius_, step_.norm());
   return *hessian_current;
 }
@@ -144,14 +148,17 @@ CgResult TrustRegion::BoundedStep(const Iterate& x, double tol, int max_iter,
 // trust-region twin of the line search's Hager-Zhang test.
 double TrustRegion::Ratio(const Iterate& x, double predicted) {
   derivatives_ready_ = false;
-  if (!q_->EvaluateValues(&trial_)) return -std::numeric_limits<double>::infinity();
+  last_trial_failed_ = !q_->EvaluateValues(&trial_);
+  if (last_trial_failed_) return -std::numeric_limits<double>::infinity();
   const double beta = q_->beta();
   const double q0 = x.Q(beta);
   const double scale = std::max(1.0, std::abs(q0));
   if (predicted > options_.value_noise * scale) {
     const double reg = options_.rho_regularization * scale;
     const double rho = (q0 - trial_.Q(beta) + reg) / (predicted + reg);
-    derivatives_ready_ = rho >= options_.eta_accept && q_->EvaluateDerivatives(&trial_);
+    if (rho < options_.eta_accept) return rho;
+    derivatives_ready_ = q_->EvaluateDerivatives(&trial_);
+    last_trial_failed_ = !derivatives_ready_;
     return rho;
   }
   // Here a trial whose Q is HIGHER than Q(x) by up to value_noise * max(1,
@@ -171,7 +178,8 @@ double TrustRegion::Ratio(const Iterate& x, double predicted) {
   // there implies actual >= eta_accept predicted - reg > 0, a true decrease:
   // rho_regularization (1e-13) is 1000 times below value_noise.)
   if (trial_.Q(beta) > q0 + options_.value_noise * scale) return 0.0;  // clearly worse
-  if (!q_->EvaluateDerivatives(&trial_)) return -std::numeric_limits<double>::infinity();
+  last_trial_failed_ = !q_->EvaluateDerivatives(&trial_);
+  if (last_trial_failed_) return -std::numeric_limits<double>::infinity();
   derivatives_ready_ = true;
   const double actual = -0.5 * (x.grad_q + trial_.grad_q).dot(step_);
   return predicted > 0.0 ? actual / predicted : 0.0;

@@ -30,11 +30,15 @@ class ArmijoLineSearch {
   // was acceptable within max_backtracks (trial then holds garbage).
   bool Search(PenaltyFunction* q, const Iterate& x, const Vector& d, double t0,
               Iterate* trial, StepInfo* step) const;
+  // After a failed Search: its last trial failed to evaluate (Ipopt's
+  // Invalid_Number_Detected when the step cannot be cut back further).
+  bool last_trial_failed() const { return last_trial_failed_; }
 
  private:
   bool IsAcceptable(PenaltyFunction* q, const Iterate& x, double slope0, Iterate* trial) const;
 
   LineSearchOptions options_;
+  mutable bool last_trial_failed_ = false;
 };
 
 }  // namespace qpm

@@ -53,7 +53,9 @@ class TrustRegion : public InnerSolver {
   HessianOperator apply_preconditioner_;
   const Iterate* at_ = nullptr;  // iterate whose Hessian is loaded
   bool derivatives_ready_ = false;  // trial_ has its gradient
-  bool below_resolution_ = false;   // CG's minimizer is within the rounding of x
+  bool below_resolution_ = false;
+  bool last_trial_failed_ = false;
+  bool last_rejection_failed_ = false;  // the last rejected trial failed to evaluate  // the last trial could not be evaluated (f, g, grads or W)   // CG's minimizer is within the rounding of x
 };
 
 }  // namespace qpm

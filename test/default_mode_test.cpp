@@ -1,0 +1,176 @@
+// The default mode (qpm::Mode::kMultipliers): multiplier estimates, Ipopt's
+// termination, the statuses it must give, warm starts (docs/algorithm.md,
+// "The default mode").
+#define BOOST_TEST_MODULE default_mode
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include <IpIpoptApplication.hpp>
+
+#include "hs071/hs071_nlp.hpp"
+#include "qpm/qpm.hpp"
+#include "status_print.hpp"
+#include "test_problems.hpp"
+
+using Ipopt::SmartPtr;
+using qpm::Vector;
+using namespace qpm_test;
+
+namespace {
+
+qpm::Summary SolveDefault(const TestProblem& p, const Vector& x0) {
+  EigenProblem problem(p);
+  qpm::Options o;  // the defaults: multipliers, trust region, tol 1e-8
+  return qpm::Solve(&problem, x0, o);
+}
+
+// min x  s.t.  x^2 - 1 = 0: x* = -1, lambda* = 1/2. From x0 = 0, J(x0)^T c(x0)
+// = 0 with c(x0) = -1: a stationary point (a maximum) of ||c||.
+TestProblem MaximumOfViolationAtStart() {
+  TestProblem p;
+  p.name = "x^2 = 1 from 0";
+  p.n = 1, p.m = 1;
+  p.x0 = Vector::Zero(1);
+  p.f = [](const Vector& x) { return x[0]; };
+  p.grad = [](const Vector&) { return Vector::Ones(1); };
+  p.c = [](const Vector& x) { return Vector::Constant(1, x[0] * x[0] - 1.0); };
+  p.jac = [](const Vector& x) { return Eigen::MatrixXd::Constant(1, 1, 2.0 * x[0]); };
+  p.hess = [](const Vector&, double, const Vector& l) {
+    return Eigen::MatrixXd::Constant(1, 1, 2.0 * l[0]);
+  };
+  p.x_star = Vector::Constant(1, -1.0);
+  p.f_star = -1.0;
+  return p;
+}
+
+// min -x1  s.t.  x2 = 0: unbounded below on the feasible set.
+TestProblem UnboundedOnTheFeasibleSet() {
+  TestProblem p;
+  p.name = "unbounded";
+  p.n = 2, p.m = 1;
+  p.x0 = Vector::Zero(2);
+  p.f = [](const Vector& x) { return -x[0]; };
+  p.grad = [](const Vector&) { return (Vector(2) << -1.0, 0.0).finished(); };
+  p.c = [](const Vector& x) { return Vector::Constant(1, x[1]); };
+  p.jac = [](const Vector&) { return Eigen::MatrixXd((Eigen::MatrixXd(1, 2) << 0.0, 1.0).finished()); };
+  p.hess = [](const Vector&, double, const Vector&) { return Eigen::MatrixXd::Zero(2, 2); };
+  return p;
+}
+
+// min (x - 1)^2 whose model cannot be evaluated for x > 0.5: every step
+// toward the minimizer fails, down to the smallest step.
+class FailsBeyondHalf : public EigenProblem {
+ public:
+  FailsBeyondHalf() : EigenProblem(Unconstrained()) {}
+  bool EvalObjective(const qpm::ConstVectorRef& x, double* f) override {
+    return x[0] <= 0.5 && EigenProblem::EvalObjective(x, f);
+  }
+
+ private:
+  static TestProblem Unconstrained() {
+    TestProblem p;
+    p.n = 1, p.m = 0;
+    p.f = [](const Vector& x) { return (x[0] - 1.0) * (x[0] - 1.0); };
+    p.grad = [](const Vector& x) { return Vector::Constant(1, 2.0 * (x[0] - 1.0)); };
+    p.c = [](const Vector&) { return Vector(0); };
+    p.jac = [](const Vector&) { return Eigen::MatrixXd(0, 1); };
+    p.hess = [](const Vector&, double s, const Vector&) { return Eigen::MatrixXd::Constant(1, 1, 2.0 * s); };
+    return p;
+  }
+};
+
+// HS071 started at its solution with Ipopt's multipliers.
+class WarmHs071 : public Hs071Nlp {
+ public:
+  bool get_starting_point(Index n, bool init_x, Number* x, bool init_z, Number* z_l, Number* z_u,
+                          Index m, bool init_lambda, Number* lambda) override {
+    const double xs[4] = {1.0, 4.74299964, 3.82114998, 1.37940829};
+    for (Index i = 0; i < n && init_x; ++i) x[i] = xs[i];
+    for (Index i = 0; i < n && init_z; ++i) z_l[i] = z_u[i] = 0.0;
+    if (init_z) z_l[0] = 1.08787123;
+    if (init_lambda && m == 2) lambda[0] = -0.55229366, lambda[1] = 0.16146857;
+    asked_for_multipliers = init_lambda;
+    return true;
+  }
+  bool asked_for_multipliers = false;
+};
+
+SmartPtr<Ipopt::IpoptApplication> QuietQpm() {
+  SmartPtr<Ipopt::IpoptApplication> app = new qpm::QpmApplication();
+  app->Options()->SetIntegerValue("print_level", 0);
+  app->Options()->SetStringValue("sb", "yes");
+  return app;
+}
+
+}  // namespace
+
+// Without multiplier estimates, ||c|| <= 1e-8 needs beta ~ |lambda*| / 1e-8;
+// with them beta stays where the subproblems are well conditioned. This test
+// fails if the default mode stops computing multipliers (lambda = 0 makes it
+// the paper's penalty, whose beta must pass 1e7 here).
+BOOST_AUTO_TEST_CASE(MultiplierEstimatesKeepBetaBoundedAtTightTolerance) {
+  for (const TestProblem& p : {CircleLinear(), Hs7()}) {
+    BOOST_TEST_CONTEXT(p.name) {
+      const qpm::Summary s = SolveDefault(p, p.x0);
+      BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
+      BOOST_TEST(s.c_max <= 1e-8);
+      BOOST_TEST(std::abs(s.f - p.f_star) <= 1e-7 * (1 + std::abs(p.f_star)));
+      BOOST_TEST(s.beta <= 1e5);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(MultipliersReturnedSatisfyStationarityInIpoptsSign) {
+  const TestProblem p = CircleLinear();  // lambda* = 1/2 in Ipopt's sign
+  const qpm::Summary s = SolveDefault(p, p.x0);
+  BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
+  BOOST_TEST(std::abs(s.lambda[0] - 0.5) <= 1e-7);
+  const Vector residual = p.grad(s.x) + p.jac(s.x).transpose() * s.lambda;
+  BOOST_TEST(residual.lpNorm<Eigen::Infinity>() <= 1e-8);
+}
+
+BOOST_AUTO_TEST_CASE(StartAtAStationaryPointOfTheViolationIsSolvedNotInfeasible) {
+  const TestProblem p = MaximumOfViolationAtStart();
+  const qpm::Summary s = SolveDefault(p, p.x0);
+  BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
+  BOOST_TEST(std::abs(s.x[0] - p.x_star[0]) <= 1e-7);
+}
+
+BOOST_AUTO_TEST_CASE(ObjectiveUnboundedOnTheFeasibleSetDiverges) {
+  const TestProblem p = UnboundedOnTheFeasibleSet();
+  const qpm::Summary s = SolveDefault(p, p.x0);
+  BOOST_TEST(s.termination == qpm::TerminationType::kDiverging);
+}
+
+BOOST_AUTO_TEST_CASE(EvaluationErrorsThatPersistEndInvalidNumber) {
+  FailsBeyondHalf problem;
+  qpm::Options o;
+  const qpm::Summary s = qpm::Solve(&problem, Vector::Zero(1), o);
+  BOOST_TEST(s.termination == qpm::TerminationType::kEvaluationError);
+  BOOST_TEST(s.x[0] <= 0.5);  // the last point that could be evaluated
+}
+
+BOOST_AUTO_TEST_CASE(OneLineSwapSolvesHs071AtIpoptsDefaults) {
+  SmartPtr<Ipopt::TNLP> tnlp = new Hs071Nlp();
+  SmartPtr<Ipopt::IpoptApplication> app = QuietQpm();
+  app->Initialize();
+  BOOST_TEST(app->OptimizeTNLP(tnlp) == Ipopt::Solve_Succeeded);
+}
+
+BOOST_AUTO_TEST_CASE(WarmStartFromTheSolutionTakesAHandfulOfIterations) {
+  SmartPtr<WarmHs071> tnlp = new WarmHs071();
+  SmartPtr<Ipopt::IpoptApplication> app = QuietQpm();
+  app->Options()->SetStringValue("warm_start_init_point", "yes");
+  app->Initialize();
+  BOOST_TEST(app->OptimizeTNLP(GetRawPtr(tnlp)) == Ipopt::Solve_Succeeded);
+  BOOST_TEST(tnlp->asked_for_multipliers);
+  BOOST_TEST(app->Statistics()->IterationCount() <= 5);
+
+  SmartPtr<WarmHs071> cold = new WarmHs071();
+  SmartPtr<Ipopt::IpoptApplication> cold_app = QuietQpm();
+  cold_app->Initialize();
+  BOOST_TEST(cold_app->OptimizeTNLP(GetRawPtr(cold)) == Ipopt::Solve_Succeeded);
+  BOOST_TEST(!cold->asked_for_multipliers);  // as Ipopt: only with warm_start_init_point
+}
