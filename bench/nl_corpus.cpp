@@ -109,7 +109,7 @@ void RunModel(const std::string& path, const Settings& s) {
       o.SetNumericValue("constr_viol_tol", s.tol);  // Ipopt's default 1e-4 is looser than our test
       o.SetNumericValue("max_cpu_time", s.cpu);
       if (!is_qpm) return;
-      o.SetStringValue("qpm_inner_solver", s.inner);
+      if (s.inner != "default") o.SetStringValue("qpm_inner_solver", s.inner);  // default: none set
       o.SetNumericValue("qpm_max_wall_time", s.cpu);
     };
     const double cpu0 = CpuSeconds();

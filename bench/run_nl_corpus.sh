@@ -4,7 +4,11 @@
 # writes bench/results/nl_corpus/{results.csv,results.md}.
 #
 #   bash bench/run_nl_corpus.sh [DIR] [CPU_SECONDS]
+#   TOL=1e-8 INNER=default OUT=bench/results/nl_corpus_defaults_1e-8 bash bench/run_nl_corpus.sh
 #
+# TOL (default 1e-6) is tol and constr_viol_tol of both solvers; INNER
+# (default trust-region) is qpm_inner_solver, `default` sets no qpm option;
+# OUT (default bench/results/nl_corpus) is where the results go.
 # DIR defaults to ../shared/nl-corpus; its reference.csv, when present, gives
 # the reference objectives. CPU_SECONDS (default 30) is each solver's
 # max_cpu_time (and QPM's qpm_max_wall_time) per model.
@@ -13,7 +17,9 @@ cd "$(dirname "$0")/.."
 dir=${1:-../shared/nl-corpus}
 cpu=${2:-30}
 build=${BUILD_DIR:-build}
-out=bench/results/nl_corpus
+out=${OUT:-bench/results/nl_corpus}
+tol=${TOL:-1e-6}
+inner=${INNER:-trust-region}
 mkdir -p "$out"
 ninja -C "$build" bench/nl_corpus >/dev/null
 csv="$out/results.csv"
@@ -22,7 +28,7 @@ for model in "$dir"/*.nl; do
   name=$(basename "$model" .nl)
   echo "== $name" >&2
   if ! timeout $((2 * cpu + 60)) "$build/bench/nl_corpus" --no-header --cpu "$cpu" \
-      --tol 1e-6 --inner trust-region "$model" >>"$csv"; then
+      --tol "$tol" --inner "$inner" "$model" >>"$csv"; then
     echo "$name,0,0,both,Process_Killed_Or_Crashed,nan,nan,nan,nan,nan,nan,0,no" >>"$csv"
   fi
 done

@@ -19,7 +19,8 @@ void PrintBanner(Ipopt::Journalist& jnlst, const char* version) {
   jnlst.Printf(J_SUMMARY, J_MAIN,
                "\n******************************************************************************\n"
                "This is qpm %s, the Quadratic Penalty Method behind Ipopt's interface.\n"
-               "Tolerances are tested in the 2-norm (Ipopt's are max-norms).\n"
+               "Default mode: multiplier estimates and Ipopt's termination test;\n"
+               "qpm_mode paper: the paper's Algorithm 1 with 2-norm tests.\n"
                "******************************************************************************\n\n",
                version);
 }
@@ -40,8 +41,14 @@ void PrintHeader(Ipopt::Journalist& jnlst, const TnlpProblem& problem, const Opt
                problem.num_constraints() - problem.num_equalities());
   jnlst.Printf(J_SUMMARY, J_MAIN, "Number of nonzeros in constraint Jacobian......: %8ld\n",
                problem.jacobian_nonzeros());
-  jnlst.Printf(J_SUMMARY, J_MAIN,
-               "Inner solver: %s; beta0 = %g, alpha = %g, eps0 = %g, eps1 = %g, tau_cap = %s\n\n",
+  if (o.mode == Mode::kMultipliers) {
+    jnlst.Printf(J_SUMMARY, J_MAIN,
+                 "Mode: multipliers; inner solver: %s; tol = %g, dual_inf_tol = %g, "
+                 "constr_viol_tol = %g (max-norms, Ipopt's test)\n\n",
+                 ToString(o.inner_solver), o.termination.tol, o.termination.dual_inf_tol,
+                 o.termination.constr_viol_tol);
+  } else jnlst.Printf(J_SUMMARY, J_MAIN,
+               "Mode: paper; inner solver: %s; beta0 = %g, alpha = %g, eps0 = %g, eps1 = %g, tau_cap = %s\n\n",
                ToString(o.inner_solver), o.penalty_init, o.penalty_growth, o.feasibility_tol,
                o.stationarity_tol,
                o.tolerance_cap >= 1e20 ? "inf (adaptive)"
