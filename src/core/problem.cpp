@@ -1,4 +1,4 @@
-#include "qpm/problem.hpp"
+#include "qpm/core/problem.hpp"
 
 #include <limits>
 
