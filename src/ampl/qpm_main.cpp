@@ -2,6 +2,7 @@
 //
 //   qpm model.nl [-AMPL] [name=value ...]
 //   qpm --help
+//   qpm -v          (version, then exit 0)
 //
 // Follows the AMPL solver conventions (as Ipopt's own AMPL driver does):
 // reads model.nl, solves it with the Quadratic Penalty Method and writes
@@ -23,6 +24,7 @@
 
 #include <IpIpoptApplication.hpp>
 #include <IpRegOptions.hpp>
+#include <IpoptConfig.h>  // IPOPT_VERSION
 
 #include "qpm/ampl/ampl_tnlp.hpp"
 #include "qpm/ipopt/application.hpp"
@@ -36,6 +38,7 @@ struct CommandLine {
   std::string stub;
   bool help = false;
   bool ampl = false;  // -AMPL: called by AMPL
+  bool version = false;  // -v: print the version and exit
   std::vector<std::pair<std::string, std::string>> options;
 };
 
@@ -50,6 +53,7 @@ void PrintUsage() {
   std::printf(
       "usage: qpm model[.nl] [-AMPL] [name=value ...]\n"
       "       qpm --help\n"
+      "       qpm -v\n"
       "Solves the AMPL model with the Quadratic Penalty Method and writes model.sol.\n"
       "Options: ipopt.opt (option file), then $qpm_options, then the command line.\n");
 }
@@ -81,6 +85,8 @@ bool ParseCommandLine(int argc, char** argv, CommandLine* cl, std::string* error
       cl->help = true;
     } else if (arg == "-AMPL") {
       cl->ampl = true;
+    } else if (arg == "-v") {
+      cl->version = true;
     } else if (!arg.empty() && arg[0] == '-') {
       *error = "unknown flag '" + arg + "'";
       return false;
@@ -90,8 +96,8 @@ bool ParseCommandLine(int argc, char** argv, CommandLine* cl, std::string* error
       return false;
     }
   }
-  if (!cl->help && cl->stub.empty()) *error = "no model file given";
-  return cl->help || !cl->stub.empty();
+  if (!cl->help && !cl->version && cl->stub.empty()) *error = "no model file given";
+  return cl->help || cl->version || !cl->stub.empty();
 }
 
 std::string DefaultText(const Ipopt::RegisteredOption& option) {
@@ -218,6 +224,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "qpm: %s\n", error.c_str());
     PrintUsage();
     return 1;
+  }
+  if (cl.version) {  // AMPL's "solver -v"
+    std::printf("qpm %s (Quadratic Penalty Method), ASL(%ld), Ipopt %s\n", QPM_VERSION,
+                qpm::AmplTnlp::AslDate(), IPOPT_VERSION);
+    return 0;
   }
   if (cl.help) {
     qpm::QpmApplication app(false);
