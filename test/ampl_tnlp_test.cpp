@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -307,14 +306,14 @@ struct ScratchDir {
   }
 };
 
-// Read() refuses `bytes` with a message naming the file and matching `what`.
+// Read() refuses `bytes` with one line naming the file and holding each of `what`.
 void ExpectRefused(const ScratchDir& dir, const std::string& name, const std::string& bytes,
-                   const std::string& what) {
+                   std::initializer_list<std::string> what) {
   std::string error;
   SmartPtr<AmplTnlp> t = AmplTnlp::Read(dir.Write(name, bytes), &error);
   BOOST_TEST(Ipopt::IsNull(t), name);
   BOOST_TEST(error.find(name) != std::string::npos, error);
-  BOOST_TEST(std::regex_search(error, std::regex(what)), name << ": '" << error << "' lacks '" << what << "'");
+  for (const std::string& w : what) BOOST_TEST(error.find(w) != std::string::npos, error << " lacks '" << w << "'");
   BOOST_TEST(error.find('\n') == std::string::npos, error);
 }
 
@@ -332,17 +331,19 @@ BOOST_AUTO_TEST_CASE(RefusesHeaderCountsTheFileCannotHold) {
     return s;
   };
   ExpectRefused(dir, "vars.nl", line(2, " 2 3", " 4000000000000 3"),
-                "claims 4000000000000 variables, .* hold at most 178 ");
+                {"claims 4000000000000 variables,", "hold at most 178 "});
   ExpectRefused(dir, "cons.nl", line(2, " 2 3", " 2 100000000000"),
-                "claims 100000000000 constraints, .* hold at most 71 ");
+                {"claims 100000000000 constraints,", "hold at most 71 "});
   ExpectRefused(dir, "jac.nl", line(8, " 6 2", " 2000000000 2"),
-                "claims 2000000000 Jacobian nonzeros, .* hold at most 89 ");
-  ExpectRefused(dir, "sum.nl", line(8, " 6 2", " 85 2"), "counts need at least 370 bytes");
-  ExpectRefused(dir, "nlc.nl", line(3, " 1 1", " 4 1"), "4 nonlinear constraints but only 3");
-  ExpectRefused(dir, "short.nl", line(10, " 0 0 0 0 0", " 0 0 0 0"), "line 10 has 4 integers, needs 5");
-  ExpectRefused(dir, "header.nl", nl.substr(0, 200), "ends in header line");
-  ExpectRefused(dir, "novars.nl", line(2, " 2 3", " 0 3"), "claims 0 variables");
-  ExpectRefused(dir, "arith.nl", line(6, " 0 0 0 1", " 0 0 7 1"), "arithmetic kind 7");
+                {"claims 2000000000 Jacobian nonzeros,", "hold at most 89 "});
+  ExpectRefused(dir, "sum.nl", line(8, " 6 2", " 85 2"), {"counts need at least 370 bytes"});
+  ExpectRefused(dir, "nlc.nl", line(3, " 1 1", " 4 1"), {"4 nonlinear constraints but only 3"});
+  ExpectRefused(dir, "short.nl", line(10, " 0 0 0 0 0", " 0 0 0 0"), {"line 10 has 4 integers, needs 5"});
+  ExpectRefused(dir, "header.nl", nl.substr(0, 200), {"ends in header line"});
+  ExpectRefused(dir, "novars.nl", line(2, " 2 3", " 0 3"), {"claims 0 variables"});
+  ExpectRefused(dir, "huge.nl", line(10, " 0 0 0 0 0", " 0 0 0 0 99999999999999999999"),
+                {"claims 999999999999999999 common expressions"});
+  ExpectRefused(dir, "arith.nl", line(6, " 0 0 0 1", " 0 0 7 1"), {"arithmetic kind 7"});
 }
 
 // What the ASL would trust and crash or exit on: missing segments, a count
@@ -355,15 +356,15 @@ BOOST_AUTO_TEST_CASE(RefusesBodiesTheAslWouldTrust) {
     s.replace(s.find(from), from.size(), to);
     return s;
   };
-  ExpectRefused(dir, "truncated.nl", nl.substr(0, nl.find("O0 0")), "no O segment for objective 0");
+  ExpectRefused(dir, "truncated.nl", nl.substr(0, nl.find("O0 0")), {"no O segment for objective 0"});
   ExpectRefused(dir, "sum.nl", replace("C0\t# x0^2 + x1^2\no0\n", "C0\no54\n2000000000\n"),
-                "2000000000 operands, but [0-9]+ bytes remain");
+                {"2000000000 operands, but", "bytes remain"});
   ExpectRefused(dir, "call.nl", replace("C0\t# x0^2 + x1^2\no0\n", "C0\nf0 2\n"),
-                "call of undeclared function 0");
-  ExpectRefused(dir, "variable.nl", replace("v1\n", "v2\n"), "variable 2");
-  ExpectRefused(dir, "operator.nl", replace("o5\nv1", "o77\nv1"), "unknown operator 77");
+                {"call of undeclared function 0"});
+  ExpectRefused(dir, "variable.nl", replace("v1\n", "v2\n"), {"variable 2"});
+  ExpectRefused(dir, "operator.nl", replace("o5\nv1", "o77\nv1"), {"unknown operator 77"});
   ExpectRefused(dir, "jacobian.nl", replace("J0 2\n0 0\n1 0\n", "J0 2\n0 0\n0 0\n"),
-                "k segment gives variable 0 1 Jacobian entries, the J segments 2");
+                {"k segment gives variable 0 1 Jacobian entries, the J segments 2"});
 }
 
 // fg_write's binary form of each model reads as the text form does.

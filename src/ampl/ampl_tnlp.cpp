@@ -71,9 +71,12 @@ Ipopt::SmartPtr<AmplTnlp> AmplTnlp::Read(const std::string& path, std::string* e
 bool AmplTnlp::Setup(const std::string& file, std::string* error) {
   ASL_pfgh* asl = asl_;
   return_nofile = 1;  // jac0dim returns null instead of exiting
-  std::vector<char> stub(file.begin(), file.end());
+  // jac0dim opens stub + ".nl" first: with the stub of `file` it opens the
+  // file Read() checked (and not, say, model.nl.nl). Length 0: strlen, as
+  // a given length would drop trailing blanks.
+  std::vector<char> stub(file.begin(), file.end() - 3);
   stub.push_back('\0');
-  FILE* nl = jac0dim(stub.data(), static_cast<fint>(file.size()));
+  FILE* nl = jac0dim(stub.data(), 0);
   if (nl == nullptr) {
     *error = "cannot open " + file;
     return false;

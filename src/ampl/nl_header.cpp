@@ -16,6 +16,7 @@ constexpr int kHeaderLines = 10;
 constexpr int kMaxInts = 6;              // most integers jac0dim reads from one line
 constexpr std::size_t kAslLineChars = 79;  // read_line keeps 79 characters (rl_buf[80])
 constexpr long long kMaxAmplOptions = 9;   // jac0dim exits beyond "g9"
+constexpr long long kSaturated = 999999999999999999;  // 1e18 - 1: larger values read as this
 
 // A header line as the ASL's read_line leaves it: at most 79 characters,
 // ended by '\n', '\r', "\r\n" or "\r\r\n". False at end of file, where
@@ -37,14 +38,17 @@ bool ReadLine(FILE* f, std::string* line) {
 }
 
 // One integer as the ASL's Sscanf reads "%d" (strtol: optional sign) or,
-// with `wide`, "%D" (optional '-', digits). Saturates instead of wrapping.
+// with `wide`, "%D" (optional '-', digits). Saturates at +-kSaturated, so
+// that sums of a line's values cannot overflow.
 bool ScanInt(const char** s, bool wide, long long* value) {
   const char* p = *s;
   bool negative = false;
   if (*p == '-' || (!wide && *p == '+')) negative = *p++ == '-';
   if (*p < '0' || *p > '9') return false;
   long long v = 0;
-  for (; *p >= '0' && *p <= '9'; ++p) v = v > LLONG_MAX / 10 - 10 ? LLONG_MAX : 10 * v + (*p - '0');
+  for (; *p >= '0' && *p <= '9'; ++p) {
+    v = v > (kSaturated - 9) / 10 ? kSaturated : 10 * v + (*p - '0');
+  }
   *value = negative ? -v : v;
   *s = p;
   return true;
