@@ -1,16 +1,20 @@
 #define BOOST_TEST_MODULE ampl_tnlp
 #include <boost/test/unit_test.hpp>
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <Eigen/Dense>
 #include <IpIpoptApplication.hpp>
 
+#include "nl_binary.hpp"
 #include "qpm/ampl/ampl_tnlp.hpp"
 #include "qpm/qpm.hpp"
 #include "scratch_dir.hpp"
@@ -285,4 +289,110 @@ BOOST_AUTO_TEST_CASE(SolvesModelWithEvaluationErrorsOutsideItsDomain) {
   const double x_star = 1.0 + std::sqrt(6.0) / 2.0;  // 2 x^2 - 4 x - 1 = 0
   const double f_star = (x_star - 2.0) * (x_star - 2.0) - std::log(x_star);
   CheckSolution("evalerror.nl", f_star, {x_star}, {});
+}
+
+namespace {
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+// A scratch directory of its own, removed at the end.
+struct ScratchDir {
+  std::filesystem::path path = std::filesystem::temp_directory_path() /
+                               ("qpm_ampl_tnlp_test_" + std::to_string(::getpid()));
+  ScratchDir() { std::filesystem::create_directories(path); }
+  ~ScratchDir() { std::filesystem::remove_all(path); }
+  std::string Write(const std::string& name, const std::string& bytes) const {
+    std::ofstream(path / name, std::ios::binary) << bytes;
+    return (path / name).string();
+  }
+};
+
+// Read() refuses `bytes` with one line naming the file and holding each of `what`.
+void ExpectRefused(const ScratchDir& dir, const std::string& name, const std::string& bytes,
+                   std::initializer_list<std::string> what) {
+  std::string error;
+  SmartPtr<AmplTnlp> t = AmplTnlp::Read(dir.Write(name, bytes), &error);
+  BOOST_TEST(Ipopt::IsNull(t), name);
+  BOOST_TEST(error.find(name) != std::string::npos, error);
+  for (const std::string& w : what) BOOST_TEST(error.find(w) != std::string::npos, error << " lacks '" << w << "'");
+  BOOST_TEST(error.find('\n') == std::string::npos, error);
+}
+
+}  // namespace
+
+// A 12 kB file cannot hold 4e12 variables: refused before the ASL allocates.
+BOOST_AUTO_TEST_CASE(RefusesHeaderCountsTheFileCannotHold) {
+  ScratchDir dir;
+  const std::string nl = Slurp(std::string(QPM_NL_DIR) + "/inequality.nl");
+  auto line = [&](int n, const std::string& from, const std::string& to) {
+    std::string s = nl;
+    std::size_t at = 0;
+    for (int i = 1; i < n; ++i) at = s.find('\n', at) + 1;
+    s.replace(s.find(from, at), from.size(), to);
+    return s;
+  };
+  ExpectRefused(dir, "vars.nl", line(2, " 2 3", " 4000000000000 3"),
+                {"claims 4000000000000 variables,", "hold at most 178 "});
+  ExpectRefused(dir, "cons.nl", line(2, " 2 3", " 2 100000000000"),
+                {"claims 100000000000 constraints,", "hold at most 71 "});
+  ExpectRefused(dir, "jac.nl", line(8, " 6 2", " 2000000000 2"),
+                {"claims 2000000000 Jacobian nonzeros,", "hold at most 89 "});
+  ExpectRefused(dir, "sum.nl", line(8, " 6 2", " 85 2"), {"counts need at least 370 bytes"});
+  ExpectRefused(dir, "nlc.nl", line(3, " 1 1", " 4 1"), {"4 nonlinear constraints but only 3"});
+  ExpectRefused(dir, "short.nl", line(10, " 0 0 0 0 0", " 0 0 0 0"), {"line 10 has 4 integers, needs 5"});
+  ExpectRefused(dir, "header.nl", nl.substr(0, 200), {"ends in header line"});
+  ExpectRefused(dir, "novars.nl", line(2, " 2 3", " 0 3"), {"claims 0 variables"});
+  ExpectRefused(dir, "huge.nl", line(10, " 0 0 0 0 0", " 0 0 0 0 99999999999999999999"),
+                {"claims 999999999999999999 common expressions"});
+  ExpectRefused(dir, "arith.nl", line(6, " 0 0 0 1", " 0 0 7 1"), {"arithmetic kind 7"});
+}
+
+// What the ASL would trust and crash or exit on: missing segments, a count
+// the file cannot hold, an undeclared function, an index out of range.
+BOOST_AUTO_TEST_CASE(RefusesBodiesTheAslWouldTrust) {
+  ScratchDir dir;
+  const std::string nl = Slurp(std::string(QPM_NL_DIR) + "/equality.nl");
+  auto replace = [&](const std::string& from, const std::string& to) {
+    std::string s = nl;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  ExpectRefused(dir, "truncated.nl", nl.substr(0, nl.find("O0 0")), {"no O segment for objective 0"});
+  ExpectRefused(dir, "sum.nl", replace("C0\t# x0^2 + x1^2\no0\n", "C0\no54\n2000000000\n"),
+                {"2000000000 operands, but", "bytes remain"});
+  ExpectRefused(dir, "call.nl", replace("C0\t# x0^2 + x1^2\no0\n", "C0\nf0 2\n"),
+                {"call of undeclared function 0"});
+  ExpectRefused(dir, "variable.nl", replace("v1\n", "v2\n"), {"variable 2"});
+  ExpectRefused(dir, "operator.nl", replace("o5\nv1", "o77\nv1"), {"unknown operator 77"});
+  ExpectRefused(dir, "jacobian.nl", replace("J0 2\n0 0\n1 0\n", "J0 2\n0 0\n0 0\n"),
+                {"k segment gives variable 0 1 Jacobian entries, the J segments 2"});
+}
+
+// fg_write's binary form of each model reads as the text form does.
+BOOST_AUTO_TEST_CASE(ReadsBinaryModelsAsTheirTextForms) {
+  ScratchDir dir;
+  for (const std::string name : {"equality", "inequality", "maximize", "evalerror"}) {
+    const std::string text = std::string(QPM_NL_DIR) + "/" + name + ".nl";
+    const std::string stub = (dir.path / ("b_" + name)).string();
+    BOOST_TEST_REQUIRE(qpm_test::WriteBinaryNl(text, stub), name);
+    BOOST_TEST(Slurp(stub + ".nl")[0] == 'b');
+    SmartPtr<AmplTnlp> t = Load(name + ".nl");
+    std::string error;
+    SmartPtr<AmplTnlp> b = AmplTnlp::Read(stub, &error);
+    BOOST_TEST_REQUIRE(Ipopt::IsValid(b), error);
+    BOOST_TEST(b->NumVariables() == t->NumVariables());
+    BOOST_TEST(b->NumConstraints() == t->NumConstraints());
+    const Bounds bb = GetBounds(*b), bt = GetBounds(*t);
+    BOOST_TEST(bb.x_l == bt.x_l, boost::test_tools::per_element());
+    BOOST_TEST(bb.g_u == bt.g_u, boost::test_tools::per_element());
+    const std::vector<double> x = Start(*t);
+    BOOST_TEST(Start(*b) == x, boost::test_tools::per_element());
+    BOOST_TEST(F(*b, x) == F(*t, x));
+    BOOST_TEST(G(*b, x) == G(*t, x), boost::test_tools::per_element());
+  }
 }

@@ -6,6 +6,9 @@
 #include <cstring>
 #include <limits>
 
+#include "nl_body.hpp"
+#include "nl_header.hpp"
+
 // Last: the ASL headers define macros (n_var, X0, LUv, objval, ...) that
 // would rewrite identifiers in the Ipopt and standard headers.
 #include <asl_pfgh.h>
@@ -23,26 +26,6 @@ constexpr double kIpoptInfinity = 1e19;  // Ipopt's default nlp_*_bound_inf
 // ASL's +-Infinity (and anything beyond Ipopt's limit) to +-1e19.
 double ToIpoptBound(double v) {
   return std::max(-kIpoptInfinity, std::min(kIpoptInfinity, v));
-}
-
-// First non-blank character of the header line: ASL's reader ends the
-// process on a header it cannot parse, so we look at it first.
-bool HeaderLooksLikeNl(const std::string& file, std::string* error) {
-  FILE* f = fopen(file.c_str(), "rb");
-  if (f == nullptr) {
-    *error = "cannot open " + file;
-    return false;
-  }
-  char line[256] = {0};
-  const bool read = fgets(line, sizeof line, f) != nullptr;
-  fclose(f);
-  int count = 0;
-  char kind = 0;
-  if (!read || sscanf(line, "%c%d", &kind, &count) != 2 || (kind != 'g' && kind != 'b')) {
-    *error = file + " is not an AMPL .nl file (first line must start with g<k> or b<k>)";
-    return false;
-  }
-  return true;
 }
 
 std::string NlFileName(const std::string& path) {
@@ -66,6 +49,8 @@ const char* ReadErrorText(int code) {
 
 AmplTnlp::AmplTnlp(ASL_pfgh* asl) : asl_(asl) {}
 
+long AmplTnlp::AslDate() { return ASLdate_ASL; }
+
 AmplTnlp::~AmplTnlp() {
   ASL* a = reinterpret_cast<ASL*>(asl_);
   ASL_free(&a);
@@ -73,7 +58,11 @@ AmplTnlp::~AmplTnlp() {
 
 Ipopt::SmartPtr<AmplTnlp> AmplTnlp::Read(const std::string& path, std::string* error) {
   const std::string file = NlFileName(path);
-  if (!HeaderLooksLikeNl(file, error)) return nullptr;
+  // Before the ASL, which exits on a header it cannot parse, allocates by
+  // the header's counts and trusts the body (see nl_header.hpp, nl_body.hpp).
+  ampl_internal::NlHeader header;
+  if (!ampl_internal::ReadNlHeader(file, &header, error)) return nullptr;
+  if (!ampl_internal::CheckNlBody(file, header, error)) return nullptr;
   ASL_pfgh* asl = reinterpret_cast<ASL_pfgh*>(ASL_alloc(ASL_read_pfgh));
   Ipopt::SmartPtr<AmplTnlp> tnlp = new AmplTnlp(asl);  // owns asl from here
   return tnlp->Setup(file, error) ? tnlp : nullptr;
@@ -82,9 +71,12 @@ Ipopt::SmartPtr<AmplTnlp> AmplTnlp::Read(const std::string& path, std::string* e
 bool AmplTnlp::Setup(const std::string& file, std::string* error) {
   ASL_pfgh* asl = asl_;
   return_nofile = 1;  // jac0dim returns null instead of exiting
-  std::vector<char> stub(file.begin(), file.end());
+  // jac0dim opens stub + ".nl" first: with the stub of `file` it opens the
+  // file Read() checked (and not, say, model.nl.nl). Length 0: strlen, as
+  // a given length would drop trailing blanks.
+  std::vector<char> stub(file.begin(), file.end() - 3);
   stub.push_back('\0');
-  FILE* nl = jac0dim(stub.data(), static_cast<fint>(file.size()));
+  FILE* nl = jac0dim(stub.data(), 0);
   if (nl == nullptr) {
     *error = "cannot open " + file;
     return false;
@@ -101,6 +93,7 @@ bool AmplTnlp::Setup(const std::string& file, std::string* error) {
   n_ = n_var;
   m_ = n_con;
   nnz_jac_ = static_cast<int>(nzc);
+  if (!JacobianIsConsistent(file, error)) return false;
   has_objective_ = n_obj > 0;
   obj_sign_ = (has_objective_ && objtype[0] != 0) ? -1.0 : 1.0;
   objective_weight_.assign(std::max(1, n_obj), 0.0);
@@ -108,6 +101,34 @@ bool AmplTnlp::Setup(const std::string& file, std::string* error) {
   nnz_hess_ = static_cast<int>(sphsetup(-1, has_objective_ ? 1 : 0, m_ > 0 ? 1 : 0, 1));
   scratch_g_.resize(m_);
   ReadBounds();
+  return true;
+}
+
+// eval_jac_g writes entry cg->goff of arrays of nzc entries: the ASL takes
+// nzc from the header and goff from the k and J segments without comparing
+// them, so each goff must be in range and used once, each varno a variable.
+bool AmplTnlp::JacobianIsConsistent(const std::string& file, std::string* error) const {
+  ASL_pfgh* asl = asl_;
+  std::vector<char> used(nnz_jac_, 0);
+  long long entries = 0;
+  for (int i = 0; i < m_; ++i) {
+    for (cgrad* cg = Cgrad[i]; cg != nullptr; cg = cg->next, ++entries) {
+      const bool ok = cg->goff >= 0 && cg->goff < nnz_jac_ && !used[cg->goff] &&
+                      cg->varno >= 0 && cg->varno < n_;
+      if (!ok || entries >= nnz_jac_) {
+        *error = file + ": Jacobian entry of constraint " + std::to_string(i) + " (variable " +
+                 std::to_string(cg->varno) + ") disagrees with the header's " +
+                 std::to_string(nnz_jac_) + " nonzeros";
+        return false;
+      }
+      used[cg->goff] = 1;
+    }
+  }
+  if (entries != nnz_jac_) {
+    *error = file + ": header claims " + std::to_string(nnz_jac_) + " Jacobian nonzeros, the J segments hold " +
+             std::to_string(entries);
+    return false;
+  }
   return true;
 }
 

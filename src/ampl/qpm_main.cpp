@@ -3,6 +3,7 @@
 //   qpm model.nl [-AMPL] [name=value ...]
 //   qpm --help    usage and the options with their choices
 //   qpm -=        the options, one line each (AMPL's convention)
+//   qpm -v        the version, then exit 0
 //
 // Follows the AMPL solver conventions (as Ipopt's own AMPL driver does):
 // reads model.nl, solves it with the Quadratic Penalty Method and writes
@@ -24,6 +25,7 @@
 
 #include <IpIpoptApplication.hpp>
 #include <IpRegOptions.hpp>
+#include <IpoptConfig.h>  // IPOPT_VERSION
 
 #include "qpm/ampl/ampl_tnlp.hpp"
 #include "qpm/core/option_table.hpp"
@@ -40,13 +42,14 @@ struct CommandLine {
   bool help = false;
   bool list_options = false;  // -=: the short listing instead of the help
   bool ampl = false;  // -AMPL: called by AMPL
+  bool version = false;  // -v: print the version and exit
   std::vector<std::pair<std::string, std::string>> options;
 };
 
 void PrintUsage() {
   std::printf(
       "usage: qpm model[.nl] [-AMPL] [name=value ...]\n"
-      "       qpm --help | -=\n"
+      "       qpm --help | -= | -v\n"
       "Solves the AMPL model with the Quadratic Penalty Method and writes model.sol.\n"
       "Options: ipopt.opt (option file), then $qpm_options, then the command line.\n");
 }
@@ -79,6 +82,8 @@ bool ParseCommandLine(int argc, char** argv, CommandLine* cl, std::string* error
       cl->list_options = arg == "-=";
     } else if (arg == "-AMPL") {
       cl->ampl = true;
+    } else if (arg == "-v") {
+      cl->version = true;
     } else if (!arg.empty() && arg[0] == '-') {
       *error = "unknown flag '" + arg + "'";
       return false;
@@ -88,8 +93,8 @@ bool ParseCommandLine(int argc, char** argv, CommandLine* cl, std::string* error
       return false;
     }
   }
-  if (!cl->help && cl->stub.empty()) *error = "no model file given";
-  return cl->help || !cl->stub.empty();
+  if (!cl->help && !cl->version && cl->stub.empty()) *error = "no model file given";
+  return cl->help || cl->version || !cl->stub.empty();
 }
 
 // ASL always supplies the exact Hessian, so the trust region (QPM-TR) is
@@ -251,6 +256,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "qpm: %s\n", error.c_str());
     PrintUsage();
     return 1;
+  }
+  if (cl.version) {  // AMPL's "solver -v"
+    std::printf("qpm %s (Quadratic Penalty Method), ASL(%ld), Ipopt %s\n", QPM_VERSION,
+                qpm::AmplTnlp::AslDate(), IPOPT_VERSION);
+    return 0;
   }
   if (cl.help) {
     const Listing listing = MakeListing();

@@ -44,6 +44,8 @@ class AmplTnlp : public Ipopt::TNLP {
   // Reads `path` (a .nl file; a stub without ".nl" is accepted as AMPL does).
   // Returns null with `error` set when the file is missing or malformed.
   static Ipopt::SmartPtr<AmplTnlp> Read(const std::string& path, std::string* error);
+  // The AMPL Solver Library's version, its date stamp (ASLdate_ASL, e.g. 20190702).
+  static long AslDate();
   ~AmplTnlp() override;
   AmplTnlp(const AmplTnlp&) = delete;
   AmplTnlp& operator=(const AmplTnlp&) = delete;
@@ -95,6 +97,7 @@ class AmplTnlp : public Ipopt::TNLP {
  private:
   explicit AmplTnlp(ASL_pfgh* asl);
   bool Setup(const std::string& file, std::string* error);
+  bool JacobianIsConsistent(const std::string& file, std::string* error) const;
   void ReadBounds();
   // sphes needs objval and conval at the Hessian's x: these keep track.
   void NewPoint(const Ipopt::Number* x);
