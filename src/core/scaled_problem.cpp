@@ -1,0 +1,122 @@
+#include "qpm/core/scaled_problem.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace qpm {
+
+ScaledProblem::ScaledProblem(Problem* problem, const ScalingOptions& options)
+    : problem_(problem),
+      options_(options),
+      n_(problem->num_variables()),
+      m_(problem->num_constraints()),
+      df_(options.obj_scaling),
+      dc_(Vector::Ones(m_)),
+      lambda_work_(m_),
+      grad_work_(n_) {}
+
+bool ScaledProblem::Compute(const ConstVectorRef& x0) {
+  df_ = options_.obj_scaling;
+  dc_.setOnes();
+  if (!options_.gradient_based) return true;
+  // Both parts are attempted even if the first fails: Ipopt scales what it
+  // could evaluate.
+  const bool objective_ok = ComputeObjectiveFactor(x0);
+  const bool constraints_ok = ComputeConstraintFactors(x0);
+  return objective_ok && constraints_ok;
+}
+
+// Ipopt's rule: shrink so that the largest entry is at most max_gradient,
+// never enlarge, never below min_value. A zero gradient (amax = 0) gives 1.
+double ScaledProblem::Factor(double amax) const {
+  const double factor = amax > options_.max_gradient ? options_.max_gradient / amax : 1.0;
+  return std::max(options_.min_value, factor);
+}
+
+bool ScaledProblem::ComputeObjectiveFactor(const ConstVectorRef& x0) {
+  if (!problem_->EvalGradient(x0, grad_work_) || !grad_work_.allFinite()) return false;
+  const double amax = n_ > 0 ? grad_work_.lpNorm<Eigen::Infinity>() : 0.0;
+  df_ = options_.obj_scaling * Factor(amax);  // obj_scaling on top of the floor
+  return true;
+}
+
+bool ScaledProblem::ComputeConstraintFactors(const ConstVectorRef& x0) {
+  if (m_ == 0) return true;  // nothing to scale: skip the Jacobian callback
+  if (jacobian_work_.rows() != m_) {
+    problem_->InitJacobian(&jacobian_work_);
+    jacobian_work_.makeCompressed();
+  }
+  if (!problem_->EvalJacobian(x0, &jacobian_work_)) return false;
+  bool finite = true;
+  for (int j = 0; j < m_; ++j) {
+    double amax = 0.0;
+    bool row_finite = true;
+    for (SparseMatrix::InnerIterator it(jacobian_work_, j); it; ++it) {
+      row_finite = row_finite && std::isfinite(it.value());
+      amax = std::max(amax, std::abs(it.value()));
+    }
+    // A row with inf/NaN entries cannot be measured: left unscaled.
+    dc_[j] = row_finite ? Factor(amax) : 1.0;
+    finite = finite && row_finite;
+  }
+  return finite;
+}
+
+void ScaledProblem::GetBounds(VectorRef x_l, VectorRef x_u, VectorRef g_l, VectorRef g_u) const {
+  problem_->GetBounds(x_l, x_u, g_l, g_u);
+  // dc > 0, so +-inf * dc stays +-inf and g_l <= g_u is preserved.
+  g_l.array() *= dc_.array();
+  g_u.array() *= dc_.array();
+}
+
+bool ScaledProblem::EvalObjective(const ConstVectorRef& x, double* f) {
+  if (!problem_->EvalObjective(x, f)) return false;
+  *f *= df_;
+  return true;
+}
+
+bool ScaledProblem::EvalConstraints(const ConstVectorRef& x, VectorRef g) {
+  if (!problem_->EvalConstraints(x, g)) return false;
+  g.array() *= dc_.array();
+  return true;
+}
+
+bool ScaledProblem::EvalGradient(const ConstVectorRef& x, VectorRef grad_f) {
+  if (!problem_->EvalGradient(x, grad_f)) return false;
+  grad_f *= df_;
+  return true;
+}
+
+bool ScaledProblem::EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) {
+  if (!problem_->EvalJacobian(x, jacobian)) return false;
+  // Row-major: row j's values are contiguous, scaled in place.
+  for (int j = 0; j < m_; ++j) {
+    for (SparseMatrix::InnerIterator it(*jacobian, j); it; ++it) it.valueRef() *= dc_[j];
+  }
+  return true;
+}
+
+// sigma Hess f~ + sum lambda~_j Hess g~_j = (sigma df) Hess f + sum (dc_j lambda~_j) Hess g_j.
+bool ScaledProblem::EvalHessian(const ConstVectorRef& x, double sigma, const ConstVectorRef& lambda,
+                                SparseMatrix* hessian) {
+  lambda_work_.array() = dc_.array() * lambda.array();
+  return problem_->EvalHessian(x, sigma * df_, lambda_work_, hessian);
+}
+
+void ScaledProblem::UnscaleConstraints(const ConstVectorRef& g_scaled, VectorRef g) const {
+  g.array() = g_scaled.array() / dc_.array();
+}
+
+void ScaledProblem::UnscaleMultipliers(const ConstVectorRef& lambda_scaled, VectorRef lambda) const {
+  lambda.array() = dc_.array() * lambda_scaled.array() / df_;
+}
+
+void ScaledProblem::UnscaleBoundMultipliers(const ConstVectorRef& z_scaled, VectorRef z) const {
+  z = z_scaled / df_;
+}
+
+void ScaledProblem::ScaleMultipliers(const ConstVectorRef& lambda, VectorRef lambda_scaled) const {
+  lambda_scaled.array() = df_ * lambda.array() / dc_.array();
+}
+
+}  // namespace qpm
