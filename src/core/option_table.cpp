@@ -331,6 +331,17 @@ void AddMultipliers(Table* t) {
   t->push_back(Number(QPM_FIELD(multipliers.init_max), AtLeast(0.0),
       "A least-squares lambda_0 larger than this in max-norm is discarded (Ipopt's "
       "constr_mult_init_max)."));
+  t->push_back(Bool(QPM_FIELD(scaling.gradient_based),
+      "Ipopt's gradient-based NLP scaling at x_0 (default mode; from nlp_scaling_method).",
+      "none", "gradient-based"));
+  t->push_back(Number(QPM_FIELD(scaling.max_gradient), Above(0.0),
+      "Ipopt's nlp_scaling_max_gradient: f and rows are scaled so their gradients at x_0 "
+      "are at most this."));
+  t->push_back(Number(QPM_FIELD(scaling.min_value), Above(0.0),
+      "Ipopt's nlp_scaling_min_value: the smallest scaling factor."));
+  t->push_back(Number(QPM_FIELD(scaling.obj_scaling), Any(),
+      "Objective factor on top of the gradient-based one (nonzero; the Ipopt shell applies "
+      "obj_scaling_factor itself)."));
   t->push_back(Number(QPM_FIELD(termination.tol), Above(0.0),
       "Ipopt's tol: scaled optimality error (max-norms) to reach."));
   t->push_back(Number(QPM_FIELD(termination.dual_inf_tol), Above(0.0),

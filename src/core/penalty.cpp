@@ -140,7 +140,7 @@ void PenaltyFunction::FormGradient(Iterate* it) const {
   it->grad_q_norm = std::sqrt(sum);
 }
 
-PenaltyFunction::DualMeasures PenaltyFunction::Dual(const Iterate& it) const {
+PenaltyFunction::DualMeasures PenaltyFunction::Dual(const Iterate& it, const Vector* weights) const {
   DualMeasures d;
   for (int i = 0; i < n(); ++i) {
     const double g = it.grad_q[i];
@@ -150,6 +150,7 @@ PenaltyFunction::DualMeasures PenaltyFunction::Dual(const Iterate& it) const {
       d.bound_multipliers_l1 += std::abs(g);
     } else {
       d.dual_inf = std::max(d.dual_inf, std::abs(g));
+      if (weights) d.weighted_dual_inf = std::max(d.weighted_dual_inf, std::abs(g) * (*weights)[i]);
     }
   }
   return d;

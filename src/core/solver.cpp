@@ -12,6 +12,7 @@
 #include "qpm/core/inner/trust_region.hpp"
 #include "qpm/core/multipliers.hpp"
 #include "qpm/core/penalty.hpp"
+#include "qpm/core/scaled_problem.hpp"
 
 namespace qpm {
 
@@ -104,8 +105,10 @@ class OuterLoop {
   // The time limits count from `start_cpu` (CpuSeconds()) and from when
   // `deadline` was made: before the penalty's set-up (bounds, O(n)).
   OuterLoop(Problem* problem, const Options& options, const Callbacks& callbacks,
-            double start_cpu, const CpuDeadline& deadline, const Vector& lambda0)
+            double start_cpu, const CpuDeadline& deadline, const Vector& lambda0,
+            const ScaledProblem* scaling)
       : lambda0_(lambda0),
+        scaling_(scaling),
         options_(options),
         callbacks_(callbacks),
         start_cpu_(start_cpu),
@@ -114,6 +117,8 @@ class OuterLoop {
         paper_(options.mode == Mode::kPaper) {}
 
   Summary Run(const Vector& x0);
+  // The model failed where the scaling evaluates it (x_0), as Run would fail.
+  Summary StartFailed(const Vector& x0);
 
  private:
   // Algorithm 1's steps.
@@ -148,12 +153,15 @@ class OuterLoop {
 
   struct Optimality {  // Ipopt's measures at current_ (TerminationOptions)
     double error = 0.0;        // E, scaled by s_d
-    double dual_inf = 0.0;     // ||grad_z L - z_L + z_U||_inf
-    double constr_viol = 0.0;  // ||c||_inf
+    double dual_inf = 0.0;     // ||grad_z L - z_L + z_U||_inf, unscaled problem
+    double constr_viol = 0.0;  // ||c||_inf, unscaled problem
   };
+  void PrepareUnscaling();
   Optimality Measure() const;
 
   const Vector& lambda0_;  // the user's multipliers (warm start), or empty
+  const ScaledProblem* scaling_;  // the problem solved is gradient-scaled (default mode), or null
+  Vector unscale_weights_;        // per entry of z: scaled -> unscaled dual infeasibility
   const Options& options_;
   const Callbacks& callbacks_;
   double start_cpu_;
@@ -225,6 +233,14 @@ Summary OuterLoop::Run(const Vector& x0) {
   return Finish(TerminationType::kMaxOuterIterations, "reached max_outer_iter");
 }
 
+Summary OuterLoop::StartFailed(const Vector& x0) {
+  std::string why;
+  summary_.x = x0;
+  if (!options_.IsValid(&why)) return Finish(TerminationType::kInvalidOptions, why);
+  return Finish(TerminationType::kInvalidNumberAtStart,
+                "the model returned an error or a non-finite derivative at the start point");
+}
+
 // After subproblem k: converged, ended short, acceptable for long, locally
 // infeasible, or on to the next one (nullopt).
 std::optional<Summary> OuterLoop::Verdict(const InnerSummary& inner) {
@@ -264,7 +280,8 @@ bool OuterLoop::Converged(const InnerSummary& inner) const {
 // is zero by construction: bound multipliers are nonzero only on a bound.
 OuterLoop::Optimality OuterLoop::Measure() const {
   Optimality o;
-  const PenaltyFunction::DualMeasures d = q_.Dual(current_);
+  const PenaltyFunction::DualMeasures d =
+      q_.Dual(current_, unscale_weights_.size() ? &unscale_weights_ : nullptr);
   double y_l1 = 0.0;
   for (int j = 0; j < q_.m(); ++j) {
     y_l1 += std::abs((q_.has_multipliers() ? q_.multipliers()[j] : 0.0) + q_.beta() * current_.c[j]);
@@ -272,9 +289,16 @@ OuterLoop::Optimality OuterLoop::Measure() const {
   const double s_max = options_.termination.s_max;
   const double count = std::max(1, q_.m() + q_.n());
   const double s_d = std::max(s_max, (y_l1 + d.bound_multipliers_l1) / count) / s_max;
-  o.dual_inf = d.dual_inf;
-  o.constr_viol = current_.c.size() ? current_.c.lpNorm<Eigen::Infinity>() : 0.0;
-  o.error = std::max(o.dual_inf / s_d, o.constr_viol);
+  const double constr_viol = current_.c.size() ? current_.c.lpNorm<Eigen::Infinity>() : 0.0;
+  o.error = std::max(d.dual_inf / s_d, constr_viol);  // on the problem solved (scaled)
+  o.dual_inf = scaling_ ? d.weighted_dual_inf : d.dual_inf;
+  o.constr_viol = constr_viol;
+  if (scaling_) {
+    o.constr_viol = 0.0;
+    for (int j = 0; j < q_.m(); ++j) {
+      o.constr_viol = std::max(o.constr_viol, std::abs(current_.c[j]) / scaling_->constraint_factors()[j]);
+    }
+  }
   return o;
 }
 
@@ -348,10 +372,23 @@ bool OuterLoop::Start(const Vector& x0) {
   if (!q_.EvaluateDerivatives(&current_)) return false;
   alpha_ = options_.penalty_growth;
   if (!paper_) SeedMultipliers();
+  PrepareUnscaling();
   x0_.Save(current_);
   previous_c_max_ = current_.c.size() ? current_.c.lpNorm<Eigen::Infinity>() : 0.0;
   inner_ = MakeInnerSolver(options_, &q_);
   return true;
+}
+
+// Unscaled dual infeasibility from the scaled one (ScaledProblem: L~ = df L
+// with lambda~ = df lambda ./ dc): x entries divide by df, the slack entry of
+// row j multiplies by dc_j / df.
+void OuterLoop::PrepareUnscaling() {
+  if (!scaling_) return;
+  const double df = std::abs(scaling_->objective_factor());
+  unscale_weights_ = Vector::Constant(q_.n(), 1.0 / df);
+  for (int i = 0; i < q_.num_slacks(); ++i) {
+    unscale_weights_[q_.num_x() + i] = scaling_->constraint_factors()[q_.slack_row(i)] / df;
+  }
 }
 
 // ALGENCAN's beta_0 = 10 max(1, |f(x_0)|) / max(1, ||c(x_0)||^2 / 2), clipped:
@@ -658,12 +695,61 @@ void OuterLoop::BoundMultipliers() {
 
 }  // namespace
 
+namespace {
+
+// x_0 projected on the variable bounds: where the solve starts, and where
+// Ipopt computes its scaling.
+Vector ProjectedStart(const Problem& problem, const Vector& x0) {
+  const int n = problem.num_variables(), m = problem.num_constraints();
+  Vector x_l(n), x_u(n), g_l(m), g_u(m);
+  problem.GetBounds(x_l, x_u, g_l, g_u);
+  return x0.cwiseMax(x_l).cwiseMin(x_u);
+}
+
+// The summary of the scaled problem in the user's units.
+void Unscale(const ScaledProblem& scaled, Summary* s) {
+  const double df = scaled.objective_factor();
+  s->f = scaled.UnscaleObjective(s->f);
+  if (s->g.size() == scaled.num_constraints()) {
+    scaled.UnscaleConstraints(s->g, s->g);
+    s->c = s->c.cwiseQuotient(scaled.constraint_factors());
+    scaled.UnscaleMultipliers(s->lambda, s->lambda);
+    s->c_norm = s->c.norm();
+    s->c_max = s->c.size() ? s->c.lpNorm<Eigen::Infinity>() : 0.0;
+  }
+  if (s->z_l.size() == scaled.num_variables()) {
+    scaled.UnscaleBoundMultipliers(s->z_l, s->z_l);
+    scaled.UnscaleBoundMultipliers(s->z_u, s->z_u);
+  }
+  s->grad_q_norm /= std::abs(df);
+  s->grad_q_max /= std::abs(df);
+}
+
+}  // namespace
+
+// The paper's mode solves the problem as given; the default mode solves it
+// with Ipopt's gradient-based scaling (Options::scaling) and reports in the
+// user's units.
 Summary Solve(Problem* problem, const Vector& x0, const Options& options,
               const Callbacks& callbacks, const Vector& lambda0) {
   const double start_cpu = CpuSeconds();
   const CpuDeadline deadline(start_cpu + options.max_cpu_time, options.max_wall_time);
-  OuterLoop loop(problem, options, callbacks, start_cpu, deadline, lambda0);
-  return loop.Run(x0);
+  if (options.mode == Mode::kPaper || !options.scaling.gradient_based ||
+      x0.size() != problem->num_variables()) {
+    OuterLoop loop(problem, options, callbacks, start_cpu, deadline, lambda0, nullptr);
+    return loop.Run(x0);
+  }
+  ScaledProblem scaled(problem, options.scaling);
+  const bool evaluated = scaled.Compute(ProjectedStart(*problem, x0));
+  Vector scaled_lambda0;
+  if (lambda0.size() == problem->num_constraints() && lambda0.size() > 0) {
+    scaled_lambda0.resize(lambda0.size());
+    scaled.ScaleMultipliers(lambda0, scaled_lambda0);
+  }
+  OuterLoop loop(&scaled, options, callbacks, start_cpu, deadline, scaled_lambda0, &scaled);
+  Summary summary = evaluated ? loop.Run(x0) : loop.StartFailed(x0);
+  Unscale(scaled, &summary);
+  return summary;
 }
 
 }  // namespace qpm

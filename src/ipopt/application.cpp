@@ -62,6 +62,11 @@ void ReadIpoptTermination(const OptionsList& list, qpm::Options* o) {
   t.acceptable_iter = iterations;
   double beta0 = 0.0;
   if (list.GetNumericValue("qpm_penalty_init", beta0, "")) o->multipliers.penalty_init = beta0;
+  std::string scaling;  // Ipopt's other methods (user-scaling, equilibration-based) act as none
+  list.GetStringValue("nlp_scaling_method", scaling, "");
+  o->scaling.gradient_based = scaling == "gradient-based";
+  list.GetNumericValue("nlp_scaling_max_gradient", o->scaling.max_gradient, "");
+  list.GetNumericValue("nlp_scaling_min_value", o->scaling.min_value, "");
 }
 
 // max_iter, when the user sets it, replaces qpm_max_inner_iter: Ipopt's

@@ -9,11 +9,24 @@ using Ipopt::Index;
 const std::vector<IpoptOptionUse>& IpoptOptionsRead() {
   // qpm tests the paper's 2-norms where Ipopt's tolerances are max-norms.
   static const std::vector<IpoptOptionUse> table = {
-      {"tol", "eps0 (feasibility_tol) and eps1 (stationarity_tol) unless set separately below; "
-              "qpm tests them in 2-norms"},
-      {"constr_viol_tol", "eps0: stop when ||c(x)||_2 <= eps0 (used only when the user sets it)"},
-      {"dual_inf_tol", "eps1: subproblems stop at ||grad Q||_2 <= tau(x), tau >= eps1 "
-                       "(used only when the user sets it)"},
+      {"tol", "default mode: Ipopt's tol on the scaled optimality error (max-norms); paper "
+              "mode: eps0 and eps1 unless set separately below, tested in 2-norms"},
+      {"compl_inf_tol", "default mode: Ipopt's compl_inf_tol (complementarity is zero by "
+                        "construction)"},
+      {"acceptable_iter", "default mode: outer iterations at the acceptable level that end the "
+                          "solve Solved_To_Acceptable_Level"},
+      {"acceptable_compl_inf_tol", "default mode: as Ipopt's"},
+      {"nlp_scaling_method", "default mode: gradient-based (Ipopt's default) scales f and each "
+                             "row at x_0; any other value: no scaling"},
+      {"nlp_scaling_max_gradient", "default mode: the largest gradient entry after scaling"},
+      {"nlp_scaling_min_value", "default mode: the smallest scaling factor"},
+      {"warm_start_init_point", "yes: lambda from get_starting_point seeds the multiplier "
+                                "estimates (Ipopt's sign); z_L, z_U are read, not used"},
+      {"constr_viol_tol", "default mode: Ipopt's (unscaled max-norm violation); paper mode: eps0, "
+                          "stop when ||c(x)||_2 <= eps0 (used only when the user sets it)"},
+      {"dual_inf_tol", "default mode: Ipopt's (unscaled dual infeasibility); paper mode: eps1, "
+                       "subproblems stop at ||grad Q||_2 <= tau(x), tau >= eps1 (used only when "
+                       "the user sets it)"},
       {"acceptable_tol", "acceptable_feasibility_tol and acceptable_stationarity_tol unless set "
                          "separately: a stalled solve within them ends Solved_To_Acceptable_Level"},
       {"acceptable_constr_viol_tol", "acceptable_feasibility_tol (used only when set)"},

@@ -161,8 +161,20 @@ struct TerminationOptions {
   double s_max = 100.0;  // Ipopt's s_max of the multiplier scaling s_d, s_c
 };
 
+// Ipopt's gradient-based NLP scaling (scaled_problem.hpp), default mode only:
+// f and each constraint row are scaled at x_0 so that their largest gradient
+// entry is at most max_gradient; the termination test is then Ipopt's, on
+// the scaled problem, plus the unscaled limits.
+struct ScalingOptions {
+  bool gradient_based = true;  // nlp_scaling_method gradient-based (else none)
+  double max_gradient = 100.0;  // nlp_scaling_max_gradient
+  double min_value = 1e-8;      // nlp_scaling_min_value
+  double obj_scaling = 1.0;     // on top of s_f; nonzero (TnlpProblem applies obj_scaling_factor)
+};
+
 struct Options {
   Mode mode = Mode::kMultipliers;
+  ScalingOptions scaling;
   MultiplierOptions multipliers;
   TerminationOptions termination;
   InnerSolverType inner_solver = InnerSolverType::kTrustRegion;

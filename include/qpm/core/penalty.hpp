@@ -123,11 +123,15 @@ class PenaltyFunction {
   // entries of z not blocked by a bound (the blocked ones are absorbed by
   // bound multipliers z_L, z_U >= 0, so this is ||grad_z L - z_L + z_U||_inf
   // with L's multipliers y = lambda + beta c), and ||(z_L, z_U)||_1.
+  // With `weights` (size n()), also the max-norm of the weighted entries:
+  // the dual infeasibility of the unscaled problem when the penalty works
+  // on a ScaledProblem.
   struct DualMeasures {
     double dual_inf = 0.0;
     double bound_multipliers_l1 = 0.0;
+    double weighted_dual_inf = 0.0;
   };
-  DualMeasures Dual(const Iterate& it) const;
+  DualMeasures Dual(const Iterate& it, const Vector* weights = nullptr) const;
 
   // z <- P(z), the projection on the box; returns how many entries moved.
   int Project(VectorRef z) const;

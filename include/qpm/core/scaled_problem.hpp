@@ -25,16 +25,11 @@
 #ifndef QPM_CORE_SCALED_PROBLEM_HPP_
 #define QPM_CORE_SCALED_PROBLEM_HPP_
 
+#include "qpm/core/options.hpp"
 #include "qpm/core/problem.hpp"
 
 namespace qpm {
 
-struct ScalingOptions {
-  bool gradient_based = true;  // nlp_scaling_method gradient-based (else none)
-  double max_gradient = 100.0;  // nlp_scaling_max_gradient
-  double min_value = 1e-8;      // nlp_scaling_min_value
-  double obj_scaling = 1.0;     // obj_scaling_factor, on top of s_f; nonzero
-};
 
 class ScaledProblem : public Problem {
  public:
