@@ -432,7 +432,9 @@ void OuterLoop::UpdatePenalty(const InnerSummary& inner) {
     return;
   }
   const double c_max = current_.c.size() ? current_.c.lpNorm<Eigen::Infinity>() : 0.0;
-  if (c_max > options_.multipliers.feasibility_decrease * previous_c_max_) {
+  // After the first subproblem there is no earlier multiplier step to judge:
+  // x_0's violation says nothing about lambda_0 (ALGENCAN tests from k = 1).
+  if (k_ > 0 && c_max > options_.multipliers.feasibility_decrease * previous_c_max_) {
     q_.set_beta(q_.beta() * options_.multipliers.penalty_increase);
   }
   previous_c_max_ = c_max;
