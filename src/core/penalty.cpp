@@ -128,16 +128,16 @@ void PenaltyFunction::FormGradient(Iterate* it) const {
     for (int i = 0; i < num_slacks(); ++i) it->grad_q[n_ + i] = -beta_ * it->c[slack_row_[i]];
   }
   if (!has_bounds_) {
-    it->grad_q_norm = it->grad_q.norm();
+    it->grad_q_norm = max_norm_ ? it->grad_q.lpNorm<Eigen::Infinity>() : it->grad_q.norm();
     return;
   }
-  double sum = 0.0;  // ||P_T(-grad Q)||^2, tangent-cone projection
+  double sum = 0.0, largest = 0.0;  // ||P_T(-grad Q)||^2 and its max-norm, tangent cone
   for (int i = 0; i < n(); ++i) {
     const double g = it->grad_q[i];
     const bool blocked = (g > 0.0 && it->x[i] <= lower_[i]) || (g < 0.0 && it->x[i] >= upper_[i]);
-    if (!blocked) sum += g * g;
+    if (!blocked) sum += g * g, largest = std::max(largest, std::abs(g));
   }
-  it->grad_q_norm = std::sqrt(sum);
+  it->grad_q_norm = max_norm_ ? largest : std::sqrt(sum);
 }
 
 PenaltyFunction::DualMeasures PenaltyFunction::Dual(const Iterate& it, const Vector* weights) const {

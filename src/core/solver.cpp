@@ -363,6 +363,7 @@ bool OuterLoop::ContinueAfterStall(InnerStatus status) {
 // slacks start at g(x_0) projected on the row bounds. The default mode then
 // seeds lambda and beta.
 bool OuterLoop::Start(const Vector& x0) {
+  q_.set_max_norm_stationarity(!paper_);  // the norm of the test the solve ends on
   q_.Allocate(&current_);
   current_.x.head(q_.num_x()) = x0;
   summary_.start_projected = q_.Project(current_.x.head(q_.num_x()));

@@ -54,7 +54,7 @@ void PrintHeader(Ipopt::Journalist& jnlst, const TnlpProblem& problem, const Opt
                o.tolerance_cap >= 1e20 ? "inf (adaptive)"
                                        : (o.tolerance_cap == 0.0 ? "0 (fixed)" : "finite"));
   jnlst.Printf(J_ITERSUMMARY, J_MAIN,
-               "outer      beta       objective     ||c||_2  ||gradQ||_2        tau   inner"
+               "outer      beta       objective     ||c||_2    ||gradQ||        tau   inner"
                "   Q evals  gQ evals\n");
 }
 

@@ -1,0 +1,90 @@
+// Rosenbrock on the sphere (the paper's eq. (7.3)) written as users write it:
+// eval_f and eval_g are plain loop sums, no compensated summation. One solve
+// per process, so that the peak memory is the solver's:
+//
+//   rosenbrock_plain --n N --solver qpm|ipopt [--tol T]
+//
+// prints one Markdown row: solver, n, status, ||c||_inf, the relative
+// max-norm KKT residual ||grad f + J^T lambda||_inf / max(1, ||grad f||_inf),
+// wall time, peak resident memory. Both solvers run at their defaults with
+// only tol set (the one-line user). bench/run_rosenbrock_plain.sh runs it.
+#include <sys/resource.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <IpIpoptApplication.hpp>
+#include <qpm/qpm.hpp>
+
+#include "rosenbrock_sphere/rosenbrock_sphere_tnlp.hpp"
+
+using Ipopt::Index;
+using Ipopt::Number;
+using Ipopt::SmartPtr;
+
+namespace {
+
+class PlainRosenbrockSphere : public RosenbrockSphereTnlp {
+ public:
+  using RosenbrockSphereTnlp::RosenbrockSphereTnlp;
+  bool eval_f(Index n, const Number* x, bool, Number& f) override {
+    f = 0.0;
+    for (Index a = 0; a < n; a += 2) {
+      const Number r = x[a + 1] - x[a] * x[a];
+      f += 100.0 * r * r + (1.0 - x[a]) * (1.0 - x[a]);
+    }
+    return true;
+  }
+  bool eval_g(Index n, const Number* x, bool, Index, Number* g) override {
+    g[0] = 0.0;
+    for (Index i = 0; i < n; ++i) g[0] += x[i] * x[i];
+    return true;
+  }
+};
+
+// ||grad f + J^T lambda||_inf / max(1, ||grad f||_inf) (no bounds: z = 0).
+double RelativeKkt(PlainRosenbrockSphere& tnlp, const qpm::Vector& x, double lambda) {
+  qpm::Vector grad(x.size());
+  tnlp.eval_grad_f(static_cast<Index>(x.size()), x.data(), true, grad.data());
+  const qpm::Vector residual = grad + 2.0 * lambda * x;
+  return residual.lpNorm<Eigen::Infinity>() / std::max(1.0, grad.lpNorm<Eigen::Infinity>());
+}
+
+double PeakMegabytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss / 1024.0;  // kilobytes on Linux
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Index n = 10000;
+  double tol = 1e-8;
+  std::string solver = "qpm";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i];
+    if (a == "--n") n = static_cast<Index>(std::atof(argv[i + 1]));
+    if (a == "--tol") tol = std::atof(argv[i + 1]);
+    if (a == "--solver") solver = argv[i + 1];
+  }
+  SmartPtr<PlainRosenbrockSphere> tnlp = new PlainRosenbrockSphere(n, tol);
+  SmartPtr<Ipopt::IpoptApplication> app;
+  if (solver == "ipopt") {
+    app = IpoptApplicationFactory();
+  } else {
+    app = new qpm::QpmApplication();
+  }
+  const qpm::SolverRun r = qpm::RunSolver(app, GetRawPtr(tnlp), solver, [&](Ipopt::OptionsList& o) {
+    o.SetNumericValue("tol", tol);
+    o.SetIntegerValue("print_level", 0);
+    o.SetStringValue("sb", "yes");
+  });
+  const double kkt = r.x.size() == n && r.lambda.size() == 1 ? RelativeKkt(*tnlp, r.x, r.lambda[0])
+                                                              : std::nan("");
+  std::printf("| %s | %d | %s | %.2e | %.2e | %.2f | %.0f |\n", solver == "ipopt" ? "Ipopt" : "QPM",
+              n, qpm::StatusName(r.status), r.violation_max, kkt, r.wall_time, PeakMegabytes());
+  return 0;
+}

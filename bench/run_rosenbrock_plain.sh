@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Rosenbrock on the sphere with plain-sum callbacks (bench/rosenbrock_plain.cpp),
+# QPM and Ipopt at their defaults with tol 1e-8, n = 1e4, 1e5, 1e6, one
+# process per solve; writes bench/results/rosenbrock_plain/results.md.
+#
+#   bash bench/run_rosenbrock_plain.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${BUILD_DIR:-build}
+out=bench/results/rosenbrock_plain
+mkdir -p "$out"
+ninja -C "$build" bench/rosenbrock_plain >/dev/null
+{
+  echo "Made by \`bash bench/run_rosenbrock_plain.sh\` on $(date -u +%Y-%m-%d) ($(nproc) cores)."
+  echo "Both solvers at their defaults, only tol = 1e-8 set; eval_f and eval_g are plain loop sums."
+  echo "KKT rel: ||grad f + J^T lambda||_inf / max(1, ||grad f||_inf) at the returned point."
+  echo
+  echo "| solver | n | status | \\|\\|c\\|\\|_inf | KKT rel | wall s | peak MB |"
+  echo "|---|---|---|---|---|---|---|"
+  for n in 1e4 1e5 1e6; do
+    for solver in qpm ipopt; do
+      timeout 900 "$build/bench/rosenbrock_plain" --n "$n" --solver "$solver" --tol 1e-8 ||
+        echo "| $solver | $n | killed or crashed | | | | |"
+    done
+  done
+} | tee "$out/results.md"
