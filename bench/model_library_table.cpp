@@ -74,6 +74,10 @@ std::string Cell(const qpm::SolverRun& r, double f_star) {
   return buffer;
 }
 
+// name=value options for the QPM columns of --defaults (to compare a choice
+// against the defaults, e.g. qpm_preconditioner=penalty).
+std::vector<std::pair<std::string, std::string>> g_qpm_set;
+
 qpm::SolverRun SolveDefaults(const qpm_test::Model& model, bool ipopt, bool limited_memory,
                              double tol) {
   SmartPtr<Ipopt::TNLP> tnlp = new qpm_test::ModelTnlp(model);
@@ -88,6 +92,10 @@ qpm::SolverRun SolveDefaults(const qpm_test::Model& model, bool ipopt, bool limi
     o.SetIntegerValue("print_level", 0);
     o.SetStringValue("sb", "yes");
     if (limited_memory) o.SetStringValue("hessian_approximation", "limited-memory");
+    for (const auto& [name, value] : ipopt ? decltype(g_qpm_set)() : g_qpm_set) {
+      if (!o.SetStringValue(name, value) && !o.SetIntegerValue(name, std::atoi(value.c_str())))
+        o.SetNumericValue(name, std::atof(value.c_str()));
+    }
   });
 }
 
@@ -104,6 +112,8 @@ int RunDefaults(double tol) {
   std::printf("| model | n | m | bounds/ineq | f* | Ipopt | QPM | QPM (L-BFGS) |\n"
               "|---|---|---|---|---|---|---|---|\n");
   int count = 0, ipopt_ok = 0, qpm_ok = 0, lbfgs_ok = 0;
+  long qpm_calls = 0;
+  double qpm_seconds = 0.0;
   for (const qpm_test::Model& m : qpm_test::AllModels()) {
     const qpm::SolverRun ipopt = SolveDefaults(m, true, false, tol);
     const qpm::SolverRun qpm_run = SolveDefaults(m, false, false, tol);
@@ -116,10 +126,14 @@ int RunDefaults(double tol) {
     ++count;
     ipopt_ok += ipopt.status == Ipopt::Solve_Succeeded;
     qpm_ok += AtIpoptsOptimum(qpm_run, ipopt);
+    qpm_calls += qpm_run.counts.eval_f + qpm_run.counts.eval_g + qpm_run.counts.eval_grad_f +
+                 qpm_run.counts.eval_jac_g + qpm_run.counts.eval_h;
+    qpm_seconds += qpm_run.wall_time;
     lbfgs_ok += AtIpoptsOptimum(lbfgs, ipopt);
   }
   std::printf("\nSolve_Succeeded: Ipopt %d/%d. Solve_Succeeded at Ipopt's f (within 1e-6 (1 + |f|)): "
-              "QPM %d/%d, QPM (L-BFGS) %d/%d\n", ipopt_ok, count, qpm_ok, count, lbfgs_ok, count);
+              "QPM %d/%d, QPM (L-BFGS) %d/%d\nQPM in all: %ld TNLP value calls, %.3f s\n", ipopt_ok,
+              count, qpm_ok, count, lbfgs_ok, count, qpm_calls, qpm_seconds);
   return 0;
 }
 
@@ -132,6 +146,10 @@ int main(int argc, char** argv) {
     double tol = 1e-8;
     for (int j = 1; j + 1 < argc; ++j) {
       if (std::string(argv[j]) == "--tol") tol = std::atof(argv[j + 1]);
+      if (std::string(argv[j]) == "--qpm-set") {
+        const std::string kv = argv[j + 1];
+        g_qpm_set.emplace_back(kv.substr(0, kv.find('=')), kv.substr(kv.find('=') + 1));
+      }
     }
     return RunDefaults(tol);
   }

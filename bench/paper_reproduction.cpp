@@ -84,6 +84,7 @@ Run SolveQpm(const std::string& dir, const std::string& name, const std::string&
   auto problem = qpm::TnlpProblem::Create(GetRawPtr(tnlp), tnlp_options, &error);
   qpm::Options options;
   options.mode = qpm::Mode::kPaper;  // the paper's Algorithm 1 exactly
+  options.tr.preconditioner = qpm::PreconditionerKind::kNone;  // the paper's plain CG
   options.inner_solver = inner;
   options.feasibility_tol = options.stationarity_tol = eps;
   options.tolerance_cap = tau_cap;

@@ -26,6 +26,7 @@ inline qpm::Options PaperOptions() {
   qpm::Options o;
   o.mode = qpm::Mode::kPaper;
   o.inner_solver = qpm::InnerSolverType::kGradientDescent;
+  o.tr.preconditioner = qpm::PreconditionerKind::kNone;
   return o;
 }
 

@@ -62,6 +62,10 @@ void ReadIpoptTermination(const OptionsList& list, qpm::Options* o) {
   t.acceptable_iter = iterations;
   double beta0 = 0.0;
   if (list.GetNumericValue("qpm_penalty_init", beta0, "")) o->multipliers.penalty_init = beta0;
+  std::string preconditioner;  // paper mode: the paper's plain CG unless the user chose one
+  if (o->mode == Mode::kPaper && !list.GetStringValue("qpm_preconditioner", preconditioner, "")) {
+    o->tr.preconditioner = PreconditionerKind::kNone;
+  }
   std::string scaling;  // Ipopt's other methods (user-scaling, equilibration-based) act as none
   list.GetStringValue("nlp_scaling_method", scaling, "");
   o->scaling.gradient_based = scaling == "gradient-based";

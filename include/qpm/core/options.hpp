@@ -57,7 +57,7 @@ struct GradientDescentOptions {
 enum class PreconditionerKind { kNone, kJacobi, kPenalty };  // see inner/preconditioner.hpp
 
 struct TrustRegionOptions {
-  PreconditionerKind preconditioner = PreconditionerKind::kNone;  // CG preconditioner
+  PreconditionerKind preconditioner = PreconditionerKind::kJacobi;  // CG preconditioner (paper mode: none)
   int dense_limit = 3000;  // penalty preconditioner: dense m x m factor when m <= this
   double initial_radius = 1.0;   // Delta_0
   double max_radius = 1e3;       // Delta_max (paper assumption A9 needs a bound)
