@@ -8,7 +8,7 @@ qpm=$(readlink -f "$1")
 nl_dir=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cp "$nl_dir"/inequality.nl "$nl_dir"/malformed.nl "$work"/
+cp "$nl_dir"/inequality.nl "$nl_dir"/hs071.nl "$nl_dir"/malformed.nl "$work"/
 cd "$work"
 
 version=$("$qpm" -v)
@@ -39,3 +39,8 @@ expect_failure "unknown option" inequality.nl no_such_option=1
 expect_failure "bad option value" inequality.nl tol=abc
 [ ! -e malformed.sol ] || { echo "FAIL: malformed.sol written"; exit 1; }
 echo "ok: inequality.sol written, errors refused"
+# The one-line user's defaults: HS071 with no option at all.
+"$qpm" hs071.nl >out.txt 2>err.txt || { echo "FAIL: hs071.nl exited non-zero"; exit 1; }
+grep -q "EXIT: Optimal Solution Found." out.txt || { echo "FAIL: hs071.nl not solved at the defaults"; cat out.txt; exit 1; }
+grep -q "^objective 17.0140172" out.txt || { echo "FAIL: hs071.nl objective"; exit 1; }
+echo "ok: hs071.nl solved at the defaults"
