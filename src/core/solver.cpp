@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "qpm/core/fixed_variables.hpp"
 #include "qpm/core/inner/gradient_descent.hpp"
 #include "qpm/core/inner/lbfgs.hpp"
 #include "qpm/core/inner/trust_region.hpp"
@@ -658,12 +659,21 @@ void OuterLoop::BoundMultipliers() {
 
 }  // namespace
 
+// Fixed variables are removed once (FixedVariables, as Ipopt's
+// make_parameter); the outer loop and the inner solvers never see them.
 Summary Solve(Problem* problem, const Vector& x0, const Options& options,
               const Callbacks& callbacks, const Vector& lambda0) {
   const double start_cpu = CpuSeconds();
   const CpuDeadline deadline(start_cpu + options.max_cpu_time, options.max_wall_time);
-  OuterLoop loop(problem, options, callbacks, start_cpu, deadline, lambda0);
-  return loop.Run(x0);
+  if (!FixedVariables::Any(*problem)) {
+    OuterLoop loop(problem, options, callbacks, start_cpu, deadline, lambda0);
+    return loop.Run(x0);
+  }
+  FixedVariables reduced(problem);
+  OuterLoop loop(&reduced, options, callbacks, start_cpu, deadline, lambda0);
+  Summary summary = loop.Run(reduced.Reduce(x0));
+  reduced.Expand(x0, &summary);
+  return summary;
 }
 
 }  // namespace qpm
