@@ -8,7 +8,9 @@
 //
 // --defaults: the one-line user's view: Ipopt and QPM with nothing set but
 // tol (and QPM with hessian_approximation limited-memory, as for a model
-// without eval_h), same TNLP; counts Solve_Succeeded at Ipopt's f.
+// without eval_h), same TNLP; counts Solve_Succeeded at Ipopt's f. The QPM
+// (trust region) column's work is also given as inner iterations and
+// Hessian-vector products of Q (Summary::inner_iterations, hess_products).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -78,8 +80,9 @@ std::string Cell(const qpm::SolverRun& r, double f_star) {
 // against the defaults, e.g. qpm_preconditioner=penalty).
 std::vector<std::pair<std::string, std::string>> g_qpm_set;
 
+// `summary`, when given, receives QPM's Summary of the solve.
 qpm::SolverRun SolveDefaults(const qpm_test::Model& model, bool ipopt, bool limited_memory,
-                             double tol) {
+                             double tol, qpm::Summary* summary = nullptr) {
   SmartPtr<Ipopt::TNLP> tnlp = new qpm_test::ModelTnlp(model);
   SmartPtr<Ipopt::IpoptApplication> app;
   if (ipopt) {
@@ -87,16 +90,19 @@ qpm::SolverRun SolveDefaults(const qpm_test::Model& model, bool ipopt, bool limi
   } else {
     app = new qpm::QpmApplication();
   }
-  return qpm::RunSolver(app, tnlp, ipopt ? "Ipopt" : "QPM", [&](Ipopt::OptionsList& o) {
-    o.SetNumericValue("tol", tol);
-    o.SetIntegerValue("print_level", 0);
-    o.SetStringValue("sb", "yes");
-    if (limited_memory) o.SetStringValue("hessian_approximation", "limited-memory");
-    for (const auto& [name, value] : ipopt ? decltype(g_qpm_set)() : g_qpm_set) {
-      if (!o.SetStringValue(name, value) && !o.SetIntegerValue(name, std::atoi(value.c_str())))
-        o.SetNumericValue(name, std::atof(value.c_str()));
-    }
-  });
+  const qpm::SolverRun run =
+      qpm::RunSolver(app, tnlp, ipopt ? "Ipopt" : "QPM", [&](Ipopt::OptionsList& o) {
+        o.SetNumericValue("tol", tol);
+        o.SetIntegerValue("print_level", 0);
+        o.SetStringValue("sb", "yes");
+        if (limited_memory) o.SetStringValue("hessian_approximation", "limited-memory");
+        for (const auto& [name, value] : ipopt ? decltype(g_qpm_set)() : g_qpm_set) {
+          if (!o.SetStringValue(name, value) && !o.SetIntegerValue(name, std::atoi(value.c_str())))
+            o.SetNumericValue(name, std::atof(value.c_str()));
+        }
+      });
+  if (summary && !ipopt) *summary = static_cast<qpm::QpmApplication*>(GetRawPtr(app))->LastSummary();
+  return run;
 }
 
 // Solve_Succeeded with f within 1e-6 (1 + |f|) of Ipopt's f in the same run.
@@ -108,20 +114,25 @@ bool AtIpoptsOptimum(const qpm::SolverRun& r, const qpm::SolverRun& ipopt) {
 int RunDefaults(double tol) {
   std::printf("The one-line user's view: every solver at its defaults, only tol = %g set.\n"
               "Cells: status, f (|f - f*|), TNLP value calls (f+g+grad+jac+h), wall time.\n"
-              "QPM (L-BFGS): hessian_approximation limited-memory.\n\n", tol);
-  std::printf("| model | n | m | bounds/ineq | f* | Ipopt | QPM | QPM (L-BFGS) |\n"
-              "|---|---|---|---|---|---|---|---|\n");
+              "QPM (L-BFGS): hessian_approximation limited-memory.\n"
+              "QPM inner / Hv: QPM's inner (trust-region) iterations and Hessian-vector products.\n\n",
+              tol);
+  std::printf("| model | n | m | bounds/ineq | f* | Ipopt | QPM | QPM inner / Hv | QPM (L-BFGS) |\n"
+              "|---|---|---|---|---|---|---|---|---|\n");
   int count = 0, ipopt_ok = 0, qpm_ok = 0, lbfgs_ok = 0;
-  long qpm_calls = 0;
+  long qpm_calls = 0, inner = 0, products = 0;
   double qpm_seconds = 0.0;
   for (const qpm_test::Model& m : qpm_test::AllModels()) {
+    qpm::Summary s;
     const qpm::SolverRun ipopt = SolveDefaults(m, true, false, tol);
-    const qpm::SolverRun qpm_run = SolveDefaults(m, false, false, tol);
+    const qpm::SolverRun qpm_run = SolveDefaults(m, false, false, tol, &s);
     const qpm::SolverRun lbfgs = SolveDefaults(m, false, true, tol);
-    std::printf("| %s | %d | %d | %s | %.10g | %s | %s | %s |\n", m.name.c_str(), m.n, m.m,
-                m.has_bounds_or_inequalities() ? "yes" : "no", m.f_star,
+    std::printf("| %s | %d | %d | %s | %.10g | %s | %s | %ld / %ld | %s |\n", m.name.c_str(), m.n,
+                m.m, m.has_bounds_or_inequalities() ? "yes" : "no", m.f_star,
                 Cell(ipopt, m.f_star).c_str(), Cell(qpm_run, m.f_star).c_str(),
-                Cell(lbfgs, m.f_star).c_str());
+                s.inner_iterations, s.hess_products, Cell(lbfgs, m.f_star).c_str());
+    inner += s.inner_iterations;
+    products += s.hess_products;
     std::fflush(stdout);
     ++count;
     ipopt_ok += ipopt.status == Ipopt::Solve_Succeeded;
@@ -134,6 +145,8 @@ int RunDefaults(double tol) {
   std::printf("\nSolve_Succeeded: Ipopt %d/%d. Solve_Succeeded at Ipopt's f (within 1e-6 (1 + |f|)): "
               "QPM %d/%d, QPM (L-BFGS) %d/%d\nQPM in all: %ld TNLP value calls, %.3f s\n", ipopt_ok,
               count, qpm_ok, count, lbfgs_ok, count, qpm_calls, qpm_seconds);
+  std::printf("QPM (trust region) over all models: %ld inner iterations, %ld Hessian-vector products\n",
+              inner, products);
   return 0;
 }
 

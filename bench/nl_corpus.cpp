@@ -12,6 +12,8 @@
 // bound_relax_factor * max(1, |bound|)) <= kFeasTol, and the relative KKT residual ||grad f + J^T lambda - z_L +
 // z_U||_2 / max(1, ||grad f||_2) <= kKktTol, both computed from the returned
 // point and multipliers, independently of the solver's own status.
+// The last two columns are the solver's iteration count (Statistics(); QPM's
+// inner iterations) and, for QPM, its Hessian-vector products of Q (0 for Ipopt).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -62,7 +64,7 @@ double RelativeViolation(qpm::AmplTnlp& tnlp, const qpm::SolverRun& run) {
 }
 
 void PrintRow(const std::string& model, qpm::AmplTnlp& tnlp, const qpm::SolverRun& run,
-              double cpu_seconds) {
+              double cpu_seconds, long hess_products) {
   const double sign = tnlp.IsMaximization() ? -1.0 : 1.0;
   double kkt_rel = NAN;
   double viol_rel = NAN;
@@ -71,10 +73,11 @@ void PrintRow(const std::string& model, qpm::AmplTnlp& tnlp, const qpm::SolverRu
     viol_rel = RelativeViolation(tnlp, run);
   }
   const bool solved = run.finalized && viol_rel <= kFeasTol && kkt_rel <= kKktTol;
-  std::printf("%s,%d,%d,%s,%s,%.12g,%.3e,%.3e,%.3e,%.3f,%.3f,%d,%s\n", model.c_str(),
+  std::printf("%s,%d,%d,%s,%s,%.12g,%.3e,%.3e,%.3e,%.3f,%.3f,%d,%s,%d,%ld\n", model.c_str(),
               tnlp.NumVariables(), tnlp.NumConstraints(), run.solver.c_str(),
               qpm::StatusName(run.status), sign * run.f, run.violation_max, viol_rel, kkt_rel,
-              run.wall_time, cpu_seconds, tnlp.EvaluationErrors(), solved ? "yes" : "no");
+              run.wall_time, cpu_seconds, tnlp.EvaluationErrors(), solved ? "yes" : "no",
+              run.iterations, hess_products);
   std::fflush(stdout);
 }
 
@@ -93,7 +96,7 @@ void RunModel(const std::string& path, const Settings& s) {
     std::string error;
     SmartPtr<qpm::AmplTnlp> tnlp = qpm::AmplTnlp::Read(path, &error);
     if (Ipopt::IsNull(tnlp)) {  // a failure for both solvers
-      std::printf("%s,0,0,%s,Read_Error,nan,nan,nan,nan,0,0,0,no\n", ModelName(path).c_str(),
+      std::printf("%s,0,0,%s,Read_Error,nan,nan,nan,nan,0,0,0,no,0,0\n", ModelName(path).c_str(),
                   solver.c_str());
       std::fprintf(stderr, "%s\n", error.c_str());
       continue;
@@ -114,7 +117,9 @@ void RunModel(const std::string& path, const Settings& s) {
     };
     const double cpu0 = CpuSeconds();
     const qpm::SolverRun run = qpm::RunSolver(app, SmartPtr<Ipopt::TNLP>(GetRawPtr(tnlp)), solver, options);
-    PrintRow(ModelName(path), *tnlp, run, CpuSeconds() - cpu0);
+    const long products =
+        is_qpm ? static_cast<qpm::QpmApplication*>(GetRawPtr(app))->LastSummary().hess_products : 0;
+    PrintRow(ModelName(path), *tnlp, run, CpuSeconds() - cpu0, products);
   }
 }
 
@@ -199,7 +204,8 @@ int main(int argc, char** argv) {
   }
   if (!summarize.empty()) return Summarize(summarize, reference);
   if (s.header) {
-    std::printf("model,n,m,solver,status,f,max_violation,rel_violation,kkt_rel,wall_s,cpu_s,eval_errors,solved\n");
+    std::printf("model,n,m,solver,status,f,max_violation,rel_violation,kkt_rel,wall_s,cpu_s,"
+                "eval_errors,solved,iterations,hess_products\n");
   }
   for (const std::string& m : models) RunModel(m, s);
   return 0;

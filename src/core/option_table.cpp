@@ -411,9 +411,18 @@ void AddTrustRegion(Table* t) {
   t->push_back(Number(QPM_FIELD(tr.resolution_steps), AtLeast(0.0),
       "Stalled when an interior CG step is within this many eps_mach |z_i| everywhere; 0: off."));
   t->push_back(Number(QPM_FIELD(tr.cauchy_decrease), Open(0.0, 0.5),
-      "Bounded problems: the projected Cauchy point needs m(p) <= this g.p."));
-  t->push_back(Integer(QPM_FIELD(tr.max_cauchy_halvings), AtLeast(1),
-      "Bounded problems: halvings of the Cauchy step t at most."));
+      "Bounded problems: mu_0 of TRON, the sufficient decrease m(p) <= this g.p of the "
+      "Cauchy point and of each projected search."));
+  t->push_back(Number(QPM_FIELD(tr.cauchy_interpolation), Open(0.0, 1.0),
+      "Bounded problems: the Cauchy step t shrinks by this factor."));
+  t->push_back(Number(QPM_FIELD(tr.cauchy_extrapolation), Above(1.0),
+      "Bounded problems: the Cauchy step t grows by this factor."));
+  t->push_back(Integer(QPM_FIELD(tr.max_cauchy_trials), AtLeast(1),
+      "Bounded problems: trials of the Cauchy step t at most."));
+  t->push_back(Number(QPM_FIELD(tr.search_backtrack), Open(0.0, 1.0),
+      "Bounded problems: the projected search along a CG direction backtracks by this factor."));
+  t->push_back(Integer(QPM_FIELD(tr.max_search_trials), AtLeast(1),
+      "Bounded problems: trials of each projected search at most."));
 }
 
 void AddLbfgs(Table* t) {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "qpm/core/fixed_variables.hpp"
 #include "qpm/core/inner/gradient_descent.hpp"
 #include "qpm/core/inner/lbfgs.hpp"
 #include "qpm/core/inner/trust_region.hpp"
@@ -728,15 +729,12 @@ void Unscale(const ScaledProblem& scaled, Summary* s) {
   s->grad_q_max /= std::abs(df);
 }
 
-}  // namespace
-
 // The paper's mode solves the problem as given; the default mode solves it
 // with Ipopt's gradient-based scaling (Options::scaling) and reports in the
 // user's units.
-Summary Solve(Problem* problem, const Vector& x0, const Options& options,
-              const Callbacks& callbacks, const Vector& lambda0) {
-  const double start_cpu = CpuSeconds();
-  const CpuDeadline deadline(start_cpu + options.max_cpu_time, options.max_wall_time);
+Summary SolveScaledOrNot(Problem* problem, const Vector& x0, const Options& options,
+                         const Callbacks& callbacks, const Vector& lambda0, double start_cpu,
+                         const CpuDeadline& deadline) {
   if (options.mode == Mode::kPaper || !options.scaling.gradient_based ||
       x0.size() != problem->num_variables()) {
     OuterLoop loop(problem, options, callbacks, start_cpu, deadline, lambda0, nullptr);
@@ -752,6 +750,24 @@ Summary Solve(Problem* problem, const Vector& x0, const Options& options,
   OuterLoop loop(&scaled, options, callbacks, start_cpu, deadline, scaled_lambda0, &scaled);
   Summary summary = evaluated ? loop.Run(x0) : loop.StartFailed(x0);
   Unscale(scaled, &summary);
+  return summary;
+}
+
+}  // namespace
+
+// Fixed variables are removed once (FixedVariables, as Ipopt's
+// make_parameter); the outer loop and the inner solvers never see them.
+Summary Solve(Problem* problem, const Vector& x0, const Options& options,
+              const Callbacks& callbacks, const Vector& lambda0) {
+  const double start_cpu = CpuSeconds();
+  const CpuDeadline deadline(start_cpu + options.max_cpu_time, options.max_wall_time);
+  if (!FixedVariables::Any(*problem)) {
+    return SolveScaledOrNot(problem, x0, options, callbacks, lambda0, start_cpu, deadline);
+  }
+  FixedVariables reduced(problem);
+  Summary summary = SolveScaledOrNot(&reduced, reduced.Reduce(x0), options, callbacks, lambda0,
+                                     start_cpu, deadline);
+  reduced.Expand(x0, &summary);
   return summary;
 }
 

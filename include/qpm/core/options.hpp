@@ -80,10 +80,23 @@ struct TrustRegionOptions {
   // point lowers ||grad Q|| further (the rounding floor of grad Q, about
   // ||Hess Q|| eps_mach ||z||, is above tau). 0 disables the test.
   double resolution_steps = 4.0;
-  // Bounded problems: the Cauchy point along P(z - t g) - z needs
-  // m(p) <= cauchy_decrease g.p; t is halved at most max_cauchy_halvings times.
+  // Bounded problems: the active-set step of TRON (inner/active_set.hpp;
+  // Lin & More, SIAM J. Optim. 9, 1999). The generalized Cauchy point
+  // p(t) = P(z - t g) - z needs ||p(t)|| <= Delta and the sufficient decrease
+  // m(p(t)) <= cauchy_decrease g.p(t) (their mu_0); t starts at the last
+  // step's value and is multiplied by cauchy_extrapolation while both hold,
+  // or by cauchy_interpolation until they do, at most max_cauchy_trials times.
   double cauchy_decrease = 0.01;
-  int max_cauchy_halvings = 60;
+  double cauchy_interpolation = 0.1;
+  double cauchy_extrapolation = 10.0;
+  int max_cauchy_trials = 60;
+  // The projected search along each face's CG direction w: P(z + p + a w),
+  // a = 1, search_backtrack, search_backtrack^2, ... while a passes a
+  // breakpoint of the box, until m decreases by cauchy_decrease times its
+  // linear prediction (at most max_search_trials trials; then a stops at the
+  // first breakpoint).
+  double search_backtrack = 0.5;
+  int max_search_trials = 60;
 };
 
 // Limited-memory BFGS on Q_beta (two-loop recursion) with the line search.

@@ -10,14 +10,15 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
     : options_(options),
       q_(q),
       cg_(q->n()),
+      active_set_(q->has_bounds() ? q->n() : 0, options),
       radius_(options.initial_radius),
       preconditioner_(options.preconditioner, q, options.dense_limit) {
   q_->Allocate(&trial_);
   step_.resize(q_->n());
-  step_lower_.resize(q_->n());
-  step_upper_.resize(q_->n());
-  free_.resize(q_->n());
-  hp_.resize(q_->n());
+  if (q_->has_bounds()) {
+    step_lower_.resize(q_->n());
+    step_upper_.resize(q_->n());
+  }
   hessian_ = [this](const Vector& v, Vector* hv) { q_->HessianProduct(*at_, v, hv); };
   apply_preconditioner_ = [this](const Vector& r, Vector* z) { preconditioner_.Apply(r, z); };
 }
@@ -95,13 +96,13 @@ bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {
                                 ? nullptr : &apply_preconditioner_;
   const CgResult cg = q_->has_bounds()
                           ? BoundedStep(x, tol, max_iter, m)
-                          : cg_.Solve(hessian_, x.grad_q, radius_, tol, max_iter, &step_, nullptr, m);
+                          : cg_.Solve(hessian_, x.grad_q, radius_, tol, max_iter, &step_, m);
   const double step_norm = step_.norm();
   below_resolution_ = cg.exit == CgExit::kConverged && BelowResolution(x.x);
   step->step_size = radius_;
   step->step_norm = step_norm;
   trial_.x = x.x + step_;
-  if (q_->has_bounds()) q_->Project(trial_.x);  // rounding only: the step is in the box
+  if (q_->has_bounds()) SnapToBounds();
   const double rho = Ratio(x, cg.model_decrease);
   const bool accept = rho >= options_.eta_accept && derivatives_ready_;
   UpdateRadius(accept ? rho : std::min(rho, 0.0), step_norm);
@@ -118,26 +119,27 @@ bool TrustRegion::BelowResolution(const Vector& z) const {
   return true;
 }
 
-// Projected trust-region step: the generalized Cauchy point along
-// P(z - t g) - z (t halved from Delta/||g|| until the model decreases by
-// cauchy_decrease g.p), then truncated CG on the entries strictly inside
-// the box, stopping at the first breakpoint (Conn, Gould & Toint Sec. 12.2).
+// The step over the box l - z <= p <= u - z: TRON's active-set step
+// (inner/active_set.hpp; Lin & More, SIAM J. Optim. 9, 1999, Sec. 3-4).
 CgResult TrustRegion::BoundedStep(const Iterate& x, double tol, int max_iter,
                                   const HessianOperator* preconditioner) {
   step_lower_ = q_->lower() - x.x;
   step_upper_ = q_->upper() - x.x;
-  double t = radius_ / x.grad_q.norm();
-  for (int k = 0; k < options_.max_cauchy_halvings; ++k, t *= 0.5) {
-    step_ = (-t * x.grad_q).cwiseMax(step_lower_).cwiseMin(step_upper_);  // ||p|| <= Delta
-    hessian_(step_, &hp_);
-    const double gp = x.grad_q.dot(step_);
-    if (gp + 0.5 * step_.dot(hp_) <= options_.cauchy_decrease * gp) break;
-  }
+  return active_set_
+      .Solve(hessian_, x.grad_q, step_lower_, step_upper_, radius_, tol, max_iter, &step_,
+             preconditioner)
+      .cg;
+}
+
+// z + p in the box, and exactly on the bounds the step reached: z + (l - z)
+// can differ from l in the last bit, which would leave that entry "free" a
+// rounding error away from its bound at the next step.
+void TrustRegion::SnapToBounds() {
+  q_->Project(trial_.x);
   for (int i = 0; i < step_.size(); ++i) {
-    free_[i] = step_lower_[i] < step_[i] && step_[i] < step_upper_[i] ? 1.0 : 0.0;
+    if (step_[i] <= step_lower_[i]) trial_.x[i] = q_->lower()[i];
+    if (step_[i] >= step_upper_[i]) trial_.x[i] = q_->upper()[i];
   }
-  CgBox box{&step_lower_, &step_upper_, &free_};
-  return cg_.Solve(hessian_, x.grad_q, radius_, tol, max_iter, &step_, &box, preconditioner);
 }
 
 // rho = actual / predicted decrease. Where the predicted decrease is below

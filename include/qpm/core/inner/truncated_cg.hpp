@@ -8,9 +8,11 @@
 // nonpositive curvature (then it is followed to the boundary). Every iterate
 // p_j has ||p_j|| increasing and <= Delta. H is applied through a callback.
 //
-// With a box lower <= p <= upper (bounds on the step), CG starts from the
-// given p (a Cauchy point inside the box and the ball), moves only the
-// entries marked free, and stops at the first box breakpoint as at the ball.
+// On a face (the bound-constrained step, inner/active_set.hpp) CG starts
+// from a given p inside the ball and moves only the entries marked free:
+// it solves min m(p + w) over w with w_i = 0 off the free set, i.e. the
+// reduced system H_FF w_F = -(g + H p)_F, with the ball still centred at 0
+// (Lin & More 1999, Sec. 4; the box is left to the caller's projected search).
 #ifndef QPM_CORE_INNER_TRUNCATED_CG_HPP_
 #define QPM_CORE_INNER_TRUNCATED_CG_HPP_
 
@@ -35,33 +37,35 @@ struct CgResult {
 
 using HessianOperator = std::function<void(const Vector& v, Vector* hv)>;
 
-// Bounds on the step and the entries CG may move (1 free, 0 fixed).
-struct CgBox {
-  const Vector* lower = nullptr;
-  const Vector* upper = nullptr;
-  const Vector* free = nullptr;
-};
-
 class TruncatedCg {
  public:
   explicit TruncatedCg(int n);  // work vectors sized once
 
-  // Without `box`, p is set to the step; with it, p holds the start on entry.
-  // A preconditioner M^{-1} (SPD) gives preconditioned CG; the trust region
-  // stays Euclidean: CG stops at the first iterate that would leave the ball,
-  // which is on it, so ||p|| <= Delta still holds.
+  // p is set to the step. A preconditioner M^{-1} (SPD) gives preconditioned
+  // CG; the trust region stays Euclidean: CG stops at the first iterate that
+  // would leave the ball, which is on it, so ||p|| <= Delta still holds.
   CgResult Solve(const HessianOperator& hessian, const Vector& g, double radius, double tol,
-                 int max_iter, Vector* p, const CgBox* box = nullptr,
-                 const HessianOperator* preconditioner = nullptr);
+                 int max_iter, Vector* p, const HessianOperator* preconditioner = nullptr);
+
+  // CG on a face: p holds the start (||p|| <= radius) and `gradient` the
+  // model's gradient g + H p there; only entries with free[i] = 1 move.
+  // Products and the preconditioner are restricted to the face (their
+  // inputs vanish off it, their outputs are masked). model_decrease is not
+  // computed (0): the caller's projected search measures the model.
+  CgResult SolveOnFace(const HessianOperator& hessian, const Vector& gradient, const Vector& free,
+                       double radius, double tol, int max_iter, Vector* p,
+                       const HessianOperator* preconditioner = nullptr);
 
  private:
+  // The CG iterations from p with r_ = H p + g (masked by `free` when given).
+  CgResult Iterate(const HessianOperator& hessian, double radius, double tol, int max_iter,
+                   const Vector* free, const HessianOperator* preconditioner, Vector* p);
+
   Vector r_, z_, d_, hd_, hp_;
 };
 
 // tau >= 0 with ||p + tau d|| = radius, for ||p|| <= radius.
 double BoundaryStep(const Vector& p, const Vector& d, double radius);
-// Largest tau >= 0 with lower <= p + tau d <= upper (infinity if none binds).
-double BoxStep(const Vector& p, const Vector& d, const CgBox& box);
 
 }  // namespace qpm
 

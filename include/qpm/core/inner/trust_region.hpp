@@ -10,11 +10,14 @@
 // W is evaluated once per accepted iterate (and at a subproblem's start,
 // since it depends on beta through lambda = beta c). The radius carries over
 // between subproblems. Stops when ||grad Q|| <= tau(x) (2.4). With bounds
-// the step is a projected one (Cauchy point, then CG on the free entries,
-// staying in the box) and the test uses the projected gradient.
+// the step is TRON's active-set step (inner/active_set.hpp: a generalized
+// Cauchy point on the projected-gradient path, then CG and a projected
+// search face by face, inside the box and the ball) and the test uses the
+// projected gradient. Without bounds the step is plain truncated CG.
 #ifndef QPM_CORE_INNER_TRUST_REGION_HPP_
 #define QPM_CORE_INNER_TRUST_REGION_HPP_
 
+#include "qpm/core/inner/active_set.hpp"
 #include "qpm/core/inner/inner_solver.hpp"
 #include "qpm/core/inner/preconditioner.hpp"
 #include "qpm/core/inner/truncated_cg.hpp"
@@ -39,14 +42,16 @@ class TrustRegion : public InnerSolver {
   bool HessianAtTrial(const InnerControl& control, bool* hessian_current);
   CgResult BoundedStep(const Iterate& x, double tol, int max_iter,
                        const HessianOperator* preconditioner);
+  void SnapToBounds();
   double Ratio(const Iterate& x, double predicted);
 
   TrustRegionOptions options_;
   PenaltyFunction* q_;
   TruncatedCg cg_;
+  ActiveSetStep active_set_;  // bounded problems only
   Iterate trial_;
   Vector step_;
-  Vector step_lower_, step_upper_, free_, hp_;  // bounded steps only
+  Vector step_lower_, step_upper_;  // the box of the step: l - z, u - z
   double radius_;
   HessianOperator hessian_;
   Preconditioner preconditioner_;
@@ -55,7 +60,7 @@ class TrustRegion : public InnerSolver {
   bool derivatives_ready_ = false;  // trial_ has its gradient
   bool below_resolution_ = false;
   bool last_trial_failed_ = false;
-  bool last_rejection_failed_ = false;  // the last rejected trial failed to evaluate  // the last trial could not be evaluated (f, g, grads or W)   // CG's minimizer is within the rounding of x
+  bool last_rejection_failed_ = false;  // the last rejected trial failed to evaluate
 };
 
 }  // namespace qpm

@@ -1,0 +1,85 @@
+// The trust-region step over a box, by the active-set method of TRON
+// (Lin & More, "Newton's method for large bound-constrained optimization
+// problems", SIAM J. Optim. 9(4), 1999, Sec. 3-4; their Fortran dcauchy,
+// dspcg and dprsrch):
+//
+//   min_p  m(p) = g.p + 1/2 p.H p   s.t.  lower <= p <= upper,  ||p|| <= Delta
+//
+// (lower = l - z <= 0 <= upper = u - z for the iterate z in its box l, u).
+//
+// 1. Generalized Cauchy point on the projected-gradient path
+//    p(t) = P(-t g), P the projection on [lower, upper]: t is extrapolated or
+//    cut until ||p(t)|| <= Delta and m(p(t)) <= mu_0 g.p(t) (their (3.3)),
+//    so every bound that the path meets before t is active after one search.
+// 2. Face by face: F = the entries strictly inside the box at p. Steihaug CG
+//    on min m(p + w), w_i = 0 off F, inside the ball (their (4.2); products and
+//    preconditioner restricted to F), then a projected search
+//    p <- P(p + a w), a = 1, 1/2, ... until
+//    m(p_new) <= m(p) + mu_0 grad m(p).(p_new - p)       (their (4.3)),
+//    or a reaches the first breakpoint of the box (one more bound active).
+//    The next face starts there. The step ends when CG converges on a face or
+//    stops at the ball without a new bound becoming active, when no entry is
+//    free, or when the CG budget is spent.
+//
+// Unlike TRON, whose CG ball is centred at each face's start, the ball is
+// centred at 0 for the whole step: since P is non-expansive and P(0) = 0,
+// ||P(p + a w)|| <= ||p + a w|| <= Delta, so ||p|| <= Delta holds throughout
+// and the trust region's ratio and radius rules apply unchanged. Work
+// vectors are sized once; a step allocates nothing.
+#ifndef QPM_CORE_INNER_ACTIVE_SET_HPP_
+#define QPM_CORE_INNER_ACTIVE_SET_HPP_
+
+#include "qpm/core/inner/truncated_cg.hpp"
+#include "qpm/core/options.hpp"
+
+namespace qpm {
+
+struct ActiveSetResult {
+  // exit: the last face's CG exit (kBoundary when no entry was left free);
+  // iterations: CG iterations over all faces; model_decrease: -m(p).
+  CgResult cg;
+  int faces = 0;          // faces on which CG ran
+  int cauchy_trials = 0;  // values of t tried by the Cauchy search
+  int free = 0;           // entries strictly inside the box at the step
+};
+
+class ActiveSetStep {
+ public:
+  ActiveSetStep(int n, const TrustRegionOptions& options);
+
+  // p <- the step (lower <= p <= upper, ||p|| <= radius). CG stops at a face
+  // residual ||(g + H p)_F|| <= tol and after max_cg_iter iterations in all.
+  ActiveSetResult Solve(const HessianOperator& hessian, const Vector& g, const Vector& lower,
+                        const Vector& upper, double radius, double tol, int max_cg_iter,
+                        Vector* p, const HessianOperator* preconditioner = nullptr);
+
+  double cauchy_step() const { return t_; }  // t of the last Cauchy point
+
+ private:
+  // Step 1 (dcauchy): p = P(-t g) with the model's gradient and H p set.
+  int CauchyPoint(const HessianOperator& hessian, const Vector& g, double radius, Vector* p);
+  // P(-t g) into trial_; its norm.
+  double PathPoint(double t, const Vector& g);
+  // m(trial_) - m(p) (H (trial_ - p) into h_delta_), with p at trial_ - delta_.
+  double ModelChange(const HessianOperator& hessian, const Vector& p);
+  // Step 2's search (dprsrch) along w_ from p; false when it found no decrease.
+  bool ProjectedSearch(const HessianOperator& hessian, Vector* p);
+  // Smallest a > 0 at which p + a w_ meets a bound, and its entry.
+  double FirstBreakpoint(const Vector& p, int* entry) const;
+  int MarkFree(const Vector& p);  // free_ = 1 strictly inside the box
+
+  TrustRegionOptions options_;
+  TruncatedCg cg_;
+  const Vector* lower_ = nullptr;  // the current step's box
+  const Vector* upper_ = nullptr;
+  Vector free_;      // 1 on the face, 0 off it
+  Vector hp_;        // H p
+  Vector gradient_;  // g + H p, the model's gradient at p
+  Vector w_;         // CG's direction on the face
+  Vector trial_, delta_, h_delta_, h_trial_;
+  double t_ = 1.0;   // Cauchy step, kept between calls (TRON's alphac)
+};
+
+}  // namespace qpm
+
+#endif  // QPM_CORE_INNER_ACTIVE_SET_HPP_

@@ -1,0 +1,165 @@
+#include "qpm/core/inner/active_set.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace qpm {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+}
+
+ActiveSetStep::ActiveSetStep(int n, const TrustRegionOptions& options)
+    : options_(options),
+      cg_(n),
+      free_(n),
+      hp_(n),
+      gradient_(n),
+      w_(n),
+      trial_(n),
+      delta_(n),
+      h_delta_(n),
+      h_trial_(n) {}
+
+// Lin & More Sec. 4 (dspcg): the Cauchy point, then CG and a projected
+// search on each face until no new bound becomes active.
+ActiveSetResult ActiveSetStep::Solve(const HessianOperator& hessian, const Vector& g,
+                                     const Vector& lower, const Vector& upper, double radius,
+                                     double tol, int max_cg_iter, Vector* p,
+                                     const HessianOperator* preconditioner) {
+  lower_ = &lower, upper_ = &upper;
+  ActiveSetResult result;
+  result.cauchy_trials = CauchyPoint(hessian, g, radius, p);
+  result.cg.exit = CgExit::kBoundary;  // the box ends the step when no entry is free
+  int free = MarkFree(*p);
+  while (free > 0 && result.cg.iterations < max_cg_iter) {
+    if (gradient_.cwiseProduct(free_).norm() <= tol) {  // minimized on this face
+      result.cg.exit = CgExit::kConverged;
+      break;
+    }
+    w_ = *p;
+    const CgResult cg = cg_.SolveOnFace(hessian, gradient_, free_, radius, tol,
+                                        max_cg_iter - result.cg.iterations, &w_, preconditioner);
+    ++result.faces;
+    result.cg.iterations += cg.iterations;
+    result.cg.exit = cg.exit;
+    w_ -= *p;  // the direction: CG's point minus the face's start
+    if (!ProjectedSearch(hessian, p)) break;
+    const int before = free;
+    free = MarkFree(*p);
+    if (free == before) break;  // no new bound: CG's exit ends the step
+  }
+  if (free == 0) result.cg.exit = CgExit::kBoundary;
+  result.free = free;
+  result.cg.model_decrease = -(g.dot(*p) + 0.5 * p->dot(hp_));
+  return result;
+}
+
+double ActiveSetStep::PathPoint(double t, const Vector& g) {
+  trial_ = (-t * g).cwiseMax(*lower_).cwiseMin(*upper_);
+  return trial_.norm();
+}
+
+// dcauchy: t from the last call; while p(t) = P(-t g) is inside the ball
+// with m(p(t)) <= mu_0 g.p(t) (Lin & More (3.3)) t grows, up to the last
+// breakpoint of the path; otherwise t shrinks until both hold. Returns the
+// number of trials; p = 0 if none succeeded.
+int ActiveSetStep::CauchyPoint(const HessianOperator& hessian, const Vector& g, double radius,
+                               Vector* p) {
+  auto sufficient = [&](double t) {
+    if (PathPoint(t, g) > radius) return false;
+    hessian(trial_, &h_trial_);
+    const double gp = g.dot(trial_);
+    return gp + 0.5 * trial_.dot(h_trial_) <= options_.cauchy_decrease * gp;
+  };
+  auto keep = [&]() {
+    *p = trial_;
+    hp_.swap(h_trial_);
+  };
+  double last_break = 0.0;  // beyond it the path no longer moves
+  for (int i = 0; i < g.size(); ++i) {
+    const double bound = g[i] < 0.0 ? (*upper_)[i] : (*lower_)[i];
+    if (g[i] != 0.0) last_break = std::max(last_break, -bound / g[i]);
+  }
+  int trials = 1;
+  double t = t_;
+  p->setZero();
+  hp_.setZero();
+  if (sufficient(t)) {  // extrapolate
+    keep();
+    while (t <= last_break && trials < options_.max_cauchy_trials) {
+      ++trials;
+      if (!sufficient(t * options_.cauchy_extrapolation)) break;
+      t *= options_.cauchy_extrapolation;
+      keep();
+    }
+  } else {  // interpolate
+    bool found = false;
+    while (!found && trials < options_.max_cauchy_trials) {
+      ++trials;
+      t *= options_.cauchy_interpolation;
+      found = sufficient(t);
+    }
+    if (found) keep();
+  }
+  t_ = t;
+  gradient_ = g + hp_;
+  return trials;
+}
+
+// m(trial_) - m(p) for delta_ = trial_ - p: grad m(p).delta + 1/2 delta.H delta.
+double ActiveSetStep::ModelChange(const HessianOperator& hessian, const Vector& p) {
+  delta_ = trial_ - p;
+  hessian(delta_, &h_delta_);
+  return gradient_.dot(delta_) + 0.5 * delta_.dot(h_delta_);
+}
+
+// dprsrch: p_new = P(p + a w), a = 1, backtracking while a is beyond the
+// first breakpoint, until m(p_new) - m(p) <= mu_0 grad m(p).(p_new - p)
+// (Lin & More (4.3)); failing that, a = the first breakpoint, where the ray
+// is still in the box and the entry that meets its bound is put on it.
+bool ActiveSetStep::ProjectedSearch(const HessianOperator& hessian, Vector* p) {
+  int entry = -1;
+  const double first = FirstBreakpoint(*p, &entry);
+  bool accepted = false;
+  double a = 1.0;
+  for (int k = 0; !accepted && a > first && k < options_.max_search_trials; ++k) {
+    trial_ = (*p + a * w_).cwiseMax(*lower_).cwiseMin(*upper_);
+    const double change = ModelChange(hessian, *p);
+    accepted = change <= options_.cauchy_decrease * gradient_.dot(delta_);
+    a *= options_.search_backtrack;
+  }
+  if (!accepted) {
+    a = std::min(1.0, first);
+    trial_ = (*p + a * w_).cwiseMax(*lower_).cwiseMin(*upper_);
+    if (a == first) trial_[entry] = w_[entry] > 0.0 ? (*upper_)[entry] : (*lower_)[entry];
+    if (!(ModelChange(hessian, *p) < 0.0)) return false;  // not a descent direction
+  }
+  *p = trial_;
+  hp_ += h_delta_;
+  gradient_ += h_delta_;
+  return true;
+}
+
+double ActiveSetStep::FirstBreakpoint(const Vector& p, int* entry) const {
+  double first = kInf;
+  for (int i = 0; i < p.size(); ++i) {
+    if (w_[i] == 0.0) continue;
+    const double a = ((w_[i] > 0.0 ? (*upper_)[i] : (*lower_)[i]) - p[i]) / w_[i];
+    if (a < first) first = a, *entry = i;
+  }
+  return first;
+}
+
+int ActiveSetStep::MarkFree(const Vector& p) {
+  int count = 0;
+  for (int i = 0; i < p.size(); ++i) {
+    const bool inside = (*lower_)[i] < p[i] && p[i] < (*upper_)[i];
+    free_[i] = inside ? 1.0 : 0.0;
+    count += inside;
+  }
+  return count;
+}
+
+}  // namespace qpm

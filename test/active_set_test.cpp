@@ -1,0 +1,197 @@
+#define BOOST_TEST_MODULE active_set
+#include <boost/test/unit_test.hpp>
+
+#include <random>
+
+#include <Eigen/Dense>
+
+#include "qpm/core/inner/active_set.hpp"
+#include "qpm/core/inner/trust_region.hpp"
+#include "status_print.hpp"
+
+using qpm::Vector;
+using Eigen::MatrixXd;
+
+namespace {
+
+qpm::HessianOperator Dense(const MatrixXd& h) {
+  return [h](const Vector& v, Vector* out) { *out = h * v; };
+}
+
+MatrixXd RandomSpd(int n, std::mt19937* rng) {
+  std::normal_distribution<double> normal;
+  MatrixXd a(n, n);
+  for (int i = 0; i < n * n; ++i) a.data()[i] = normal(*rng);
+  return a * a.transpose() / n + MatrixXd::Identity(n, n);
+}
+
+// The gradient of a 1000-dimensional corner problem: every entry points out
+// of the upper bound, by amounts from 1 to 1000, so that a step of length
+// Delta / ||g|| along -g reaches the bound of the largest entry only.
+Vector CornerGradient(int n) {
+  Vector g = -Vector::LinSpaced(n, 1.0, 2.0);
+  g[0] = -1000.0;
+  return g;
+}
+
+// f = 1/2 ||x - a||^2 over [-0.01, 0.01]^n with a = -CornerGradient: from
+// x0 = 0 the minimizer is the upper corner, 0.32 away.
+class CornerQuadratic : public qpm::Problem {
+ public:
+  explicit CornerQuadratic(int n) : a_(-CornerGradient(n)) {}
+  int num_variables() const override { return static_cast<int>(a_.size()); }
+  int num_constraints() const override { return 0; }
+  void GetBounds(qpm::VectorRef x_l, qpm::VectorRef x_u, qpm::VectorRef, qpm::VectorRef) const override {
+    x_l.setConstant(-0.01);
+    x_u.setConstant(0.01);
+  }
+  void InitJacobian(qpm::SparseMatrix* j) const override { j->resize(0, num_variables()); }
+  bool EvalObjective(const qpm::ConstVectorRef& x, double* f) override {
+    *f = 0.5 * (x - a_).squaredNorm();
+    return true;
+  }
+  bool EvalConstraints(const qpm::ConstVectorRef&, qpm::VectorRef) override { return true; }
+  bool EvalGradient(const qpm::ConstVectorRef& x, qpm::VectorRef g) override {
+    g = x - a_;
+    return true;
+  }
+  bool EvalJacobian(const qpm::ConstVectorRef&, qpm::SparseMatrix*) override { return true; }
+  bool has_hessian() const override { return true; }
+  void InitHessian(qpm::SparseMatrix* h) const override {
+    const int n = num_variables();
+    h->resize(n, n);
+    h->setIdentity();
+  }
+  bool EvalHessian(const qpm::ConstVectorRef&, double sigma, const qpm::ConstVectorRef&,
+                   qpm::SparseMatrix* h) override {
+    for (int i = 0; i < num_variables(); ++i) h->coeffRef(i, i) = sigma;
+    return true;
+  }
+
+ private:
+  Vector a_;
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(CauchyPointActivatesEveryBoundOfA1000DimensionalCornerAtOnce) {
+  const int n = 1000;
+  const Vector g = CornerGradient(n);
+  const Vector lower = Vector::Constant(n, -0.01), upper = Vector::Constant(n, 0.01);
+  qpm::ActiveSetStep step(n, qpm::TrustRegionOptions());
+  Vector p(n);
+  const qpm::ActiveSetResult r =
+      step.Solve(Dense(MatrixXd::Identity(n, n)), g, lower, upper, 1.0, 1e-12, n, &p);
+  BOOST_TEST((r.cg.exit == qpm::CgExit::kBoundary));  // no entry left free
+  BOOST_TEST(r.free == 0);
+  BOOST_TEST(r.faces == 0);          // no CG: the Cauchy search did it all
+  BOOST_TEST(r.cauchy_trials <= 2);
+  BOOST_TEST((p.array() == upper.array()).all());
+  BOOST_TEST(r.cg.model_decrease == -(g.dot(p) + 0.5 * p.squaredNorm()),
+             boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(TrustRegionReachesTheCornerOfA1000DimensionalBoxInOneStep) {
+  CornerQuadratic problem(1000);
+  qpm::PenaltyFunction q(&problem);
+  qpm::Iterate x;
+  q.Allocate(&x);
+  BOOST_REQUIRE(q.EvaluateValues(&x));  // x0 = 0
+  BOOST_REQUIRE(q.EvaluateDerivatives(&x));
+  qpm::TrustRegion solver(qpm::TrustRegionOptions(), &q);
+  qpm::InnerControl control;
+  control.tolerance = qpm::FeasibilityTolerance{1e-10, 1e-10, 0.0};
+  control.max_iterations = 1000;
+  const qpm::InnerSummary s = solver.Minimize(control, &x);
+  BOOST_TEST(s.status == qpm::InnerStatus::kConverged);
+  BOOST_TEST(s.iterations == 1);
+  BOOST_TEST((x.x.array() == 0.01).all());  // exactly on the bounds
+  BOOST_TEST(x.grad_q_norm == 0.0);         // every gradient entry points out of the box
+}
+
+BOOST_AUTO_TEST_CASE(CgOnAFaceMovesOnlyTheFreeEntriesAndReachesTheFaceMinimizer) {
+  std::mt19937 rng(11);
+  std::normal_distribution<double> normal;
+  const int n = 30, fixed = 10;
+  const MatrixXd h = RandomSpd(n, &rng);
+  Vector g(n), lower = Vector::Constant(n, -1e20), upper = Vector::Constant(n, 1e20);
+  for (int i = 0; i < n; ++i) g[i] = normal(rng);
+  for (int i = 0; i < fixed; ++i) {
+    g[i] = 1.0 + std::abs(g[i]);  // on its lower bound, pushed out of the box
+    lower[i] = 0.0;
+  }
+  const MatrixXd h_ff = h.bottomRightCorner(n - fixed, n - fixed);
+  const Vector face_minimizer = -h_ff.ldlt().solve(g.tail(n - fixed));
+  const Vector inverse_diagonal = h.diagonal().cwiseInverse();
+  const qpm::HessianOperator jacobi = [&](const Vector& r, Vector* z) {
+    *z = r.cwiseProduct(inverse_diagonal);
+  };
+  for (const qpm::HessianOperator* m : {static_cast<const qpm::HessianOperator*>(nullptr), &jacobi}) {
+    BOOST_TEST_CONTEXT((m ? "jacobi" : "no preconditioner")) {
+      qpm::ActiveSetStep step(n, qpm::TrustRegionOptions());
+      Vector p(n);
+      const qpm::ActiveSetResult r = step.Solve(Dense(h), g, lower, upper, 1e6, 1e-12, 10 * n, &p, m);
+      BOOST_TEST((r.cg.exit == qpm::CgExit::kConverged));
+      BOOST_TEST(r.free == n - fixed);
+      BOOST_TEST((p.head(fixed).array() == 0.0).all());  // the fixed entries never moved
+      BOOST_TEST((p.tail(n - fixed) - face_minimizer).norm() <= 1e-10 * face_minimizer.norm());
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(ProjectedSearchAddsTheBoundsCgRunsIntoAndTheNextFaceFinishes) {
+  // Pairs (u_i, v_i), i < k, with the block [2 1.5; 1.5 2] of H and the
+  // gradient (1, 0): the projected-gradient path never moves v, so every
+  // entry is free after the Cauchy point. CG's Newton step (-8/7, 6/7) runs
+  // v beyond its upper bound 0.3 in the even pairs; the projected search
+  // puts those on it, and CG on the next face gives u = -(1 + 1.5 0.3) / 2.
+  const int k = 20, n = 2 * k;
+  MatrixXd h = MatrixXd::Zero(n, n);
+  Vector g = Vector::Zero(n), lower = Vector::Constant(n, -1e20), upper = Vector::Constant(n, 1e20);
+  Vector exact(n);
+  for (int i = 0; i < k; ++i) {
+    h(i, i) = h(k + i, k + i) = 2.0;
+    h(i, k + i) = h(k + i, i) = 1.5;
+    g[i] = 1.0;
+    const bool bounded = i % 2 == 0;
+    if (bounded) upper[k + i] = 0.3;
+    exact[i] = bounded ? -(1.0 + 1.5 * 0.3) / 2.0 : -8.0 / 7.0;
+    exact[k + i] = bounded ? 0.3 : 6.0 / 7.0;
+  }
+  qpm::ActiveSetStep step(n, qpm::TrustRegionOptions());
+  Vector p(n);
+  const qpm::ActiveSetResult r = step.Solve(Dense(h), g, lower, upper, 1e6, 1e-12, 10 * n, &p);
+  BOOST_TEST((r.cg.exit == qpm::CgExit::kConverged));
+  BOOST_TEST(r.faces == 2);
+  BOOST_TEST(r.free == n - k / 2);
+  BOOST_TEST((p - exact).lpNorm<Eigen::Infinity>() <= 1e-12);
+}
+
+BOOST_AUTO_TEST_CASE(StepStaysInTheBoxAndTheBallAndDecreasesTheModel) {
+  std::mt19937 rng(3);
+  std::normal_distribution<double> normal;
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  const int n = 15;
+  qpm::ActiveSetStep step(n, qpm::TrustRegionOptions());
+  Vector p(n), g(n), lower(n), upper(n);
+  for (int trial = 0; trial < 300; ++trial) {
+    MatrixXd a(n, n);
+    for (int i = 0; i < n * n; ++i) a.data()[i] = normal(rng);
+    const MatrixXd h = 0.5 * (a + a.transpose()) + (trial % 2 ? 4.0 : 0.0) * MatrixXd::Identity(n, n);
+    for (int i = 0; i < n; ++i) {
+      g[i] = normal(rng);
+      lower[i] = i % 3 == 0 ? 0.0 : -uniform(rng);  // some entries start on a bound
+      upper[i] = uniform(rng);
+    }
+    const double radius = std::pow(10.0, trial % 4 - 2);
+    const qpm::ActiveSetResult r = step.Solve(Dense(h), g, lower, upper, radius, 1e-10, n, &p);
+    BOOST_TEST_CONTEXT("trial " << trial) {
+      BOOST_TEST((p.array() >= lower.array()).all());
+      BOOST_TEST((p.array() <= upper.array()).all());
+      BOOST_TEST(p.norm() <= radius * (1 + 1e-12));
+      BOOST_TEST(r.cg.model_decrease > 0.0);
+      BOOST_TEST(r.cg.model_decrease == -(g.dot(p) + 0.5 * p.dot(h * p)),
+                 boost::test_tools::tolerance(1e-9));
+    }
+  }
+}
