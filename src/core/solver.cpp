@@ -481,20 +481,19 @@ bool OuterLoop::Stuck(int k) const {
 }
 
 // tau(x) of Def. 2.1 for this subproblem. Paper: (eps0, eps1, tau_cap).
-// Default: eps0 = tol and eps1 = tol s_d (Ipopt's scaling of the dual
-// infeasibility by the multipliers' size), and tau = eps1 once the solve
-// looks stuck at a stationary point of ||c|| (Stuck).
+// Default: eps0 = eps1 = tol, so tau = max(tol, ||c||), and tau = tol once the
+// solve looks stuck at a stationary point of ||c|| (Stuck). Not Ipopt's s_d
+// here: it grows with ||lambda||, and where the multipliers diverge (s365mod:
+// ||c|| stuck at 1.41 while beta grew) a tau scaled by it let every start
+// point pass unmoved. The solve still ends on Ipopt's test with s_d
+// (Converged), which a point meeting tau meets.
 FeasibilityTolerance OuterLoop::Tolerance() const {
   if (paper_) {
     return FeasibilityTolerance{options_.feasibility_tol, options_.stationarity_tol,
                                 options_.tolerance_cap};
   }
   const double tol = options_.termination.tol;
-  double y_l1 = 0.0;
-  for (int j = 0; j < q_.m(); ++j) y_l1 += std::abs(q_.multipliers()[j]);
-  const double s_max = options_.termination.s_max;
-  const double s_d = std::max(s_max, y_l1 / std::max(1, q_.m() + q_.n())) / s_max;
-  return FeasibilityTolerance{tol, tol * s_d, tight_ ? 0.0 : options_.tolerance_cap};
+  return FeasibilityTolerance{tol, tol, tight_ ? 0.0 : options_.tolerance_cap};
 }
 
 // alpha_k: the paper's fixed alpha, or the adaptive rule of Options.
