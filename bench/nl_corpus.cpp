@@ -39,6 +39,7 @@ struct Settings {
   double tol = 1e-6;
   double cpu = 60.0;  // seconds per solver and model
   std::string inner = "trust-region";
+  std::vector<std::pair<std::string, std::string>> qpm_set;  // --qpm-set name=value
   bool header = true;
 };
 
@@ -113,6 +114,10 @@ void RunModel(const std::string& path, const Settings& s) {
       o.SetNumericValue("max_cpu_time", s.cpu);
       if (!is_qpm) return;
       if (s.inner != "default") o.SetStringValue("qpm_inner_solver", s.inner);  // default: none set
+      for (const auto& [name, value] : s.qpm_set) {
+        if (!o.SetStringValue(name, value) && !o.SetIntegerValue(name, std::atoi(value.c_str())))
+          o.SetNumericValue(name, std::atof(value.c_str()));
+      }
       o.SetNumericValue("qpm_max_wall_time", s.cpu);
     };
     const double cpu0 = CpuSeconds();
@@ -192,6 +197,10 @@ int main(int argc, char** argv) {
     if (a == "--tol" && has_value) s.tol = std::atof(argv[++i]);
     else if (a == "--cpu" && has_value) s.cpu = std::atof(argv[++i]);
     else if (a == "--inner" && has_value) s.inner = argv[++i];
+    else if (a == "--qpm-set" && has_value) {
+      const std::string kv = argv[++i];
+      s.qpm_set.emplace_back(kv.substr(0, kv.find('=')), kv.substr(kv.find('=') + 1));
+    }
     else if (a == "--no-header") s.header = false;
     else if (a == "--summarize" && has_value) summarize = argv[++i];
     else if (a == "--reference" && has_value) reference = argv[++i];

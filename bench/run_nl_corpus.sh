@@ -8,7 +8,8 @@
 #
 # TOL (default 1e-6) is tol and constr_viol_tol of both solvers; INNER
 # (default trust-region) is qpm_inner_solver, `default` sets no qpm option;
-# OUT (default bench/results/nl_corpus) is where the results go.
+# OUT (default bench/results/nl_corpus) is where the results go; QPM_SET
+# (name=value) one more option for QPM.
 # DIR defaults to ../shared/nl-corpus; its reference.csv, when present, gives
 # the reference objectives. CPU_SECONDS (default 30) is each solver's
 # max_cpu_time (and QPM's qpm_max_wall_time) per model.
@@ -28,7 +29,7 @@ for model in "$dir"/*.nl; do
   name=$(basename "$model" .nl)
   echo "== $name" >&2
   if ! timeout $((2 * cpu + 60)) "$build/bench/nl_corpus" --no-header --cpu "$cpu" \
-      --tol "$tol" --inner "$inner" "$model" >>"$csv"; then
+      --tol "$tol" --inner "$inner" ${QPM_SET:+--qpm-set "$QPM_SET"} "$model" >>"$csv"; then
     echo "$name,0,0,both,Process_Killed_Or_Crashed,nan,nan,nan,nan,nan,nan,0,no,0,0" >>"$csv"
   fi
 done
