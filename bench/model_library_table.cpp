@@ -56,8 +56,7 @@ qpm::SolverRun Solve(const qpm_test::Model& model, const std::string& solver, do
       o.SetStringValue("qpm_gd_trial_step", trial_step);
       for (const auto& [name, value] : g_settings->gd_set) {
         // The option's registered type decides which setter accepts it.
-        if (!o.SetStringValue(name, value) && !o.SetIntegerValue(name, std::atoi(value.c_str())))
-          o.SetNumericValue(name, std::atof(value.c_str()));
+        qpm::SetOptionFromText(o, name, value);
       }
     }
     if (max_iter > 0) o.SetIntegerValue("max_iter", max_iter);
@@ -97,8 +96,7 @@ qpm::SolverRun SolveDefaults(const qpm_test::Model& model, bool ipopt, bool limi
         o.SetStringValue("sb", "yes");
         if (limited_memory) o.SetStringValue("hessian_approximation", "limited-memory");
         for (const auto& [name, value] : ipopt ? decltype(g_qpm_set)() : g_qpm_set) {
-          if (!o.SetStringValue(name, value) && !o.SetIntegerValue(name, std::atoi(value.c_str())))
-            o.SetNumericValue(name, std::atof(value.c_str()));
+          qpm::SetOptionFromText(o, name, value);
         }
       });
   if (summary && !ipopt) *summary = static_cast<qpm::QpmApplication*>(GetRawPtr(app))->LastSummary();

@@ -115,8 +115,7 @@ void RunModel(const std::string& path, const Settings& s) {
       if (!is_qpm) return;
       if (s.inner != "default") o.SetStringValue("qpm_inner_solver", s.inner);  // default: none set
       for (const auto& [name, value] : s.qpm_set) {
-        if (!o.SetStringValue(name, value) && !o.SetIntegerValue(name, std::atoi(value.c_str())))
-          o.SetNumericValue(name, std::atof(value.c_str()));
+        qpm::SetOptionFromText(o, name, value);
       }
       o.SetNumericValue("qpm_max_wall_time", s.cpu);
     };

@@ -97,13 +97,6 @@ bool ParseCommandLine(int argc, char** argv, CommandLine* cl, std::string* error
   return cl->help || cl->version || !cl->stub.empty();
 }
 
-// ASL always supplies the exact Hessian, so the trust region (QPM-TR) is
-// the better default here than the library's gradient descent, which can
-// need millions of steps at tol 1e-8. Any option source may override it.
-void SetExecutableDefaults(Ipopt::IpoptApplication& app) {
-  app.Options()->SetStringValue("qpm_inner_solver", "trust-region");
-}
-
 // The listings below come from the option tables (qpm/core/option_table.hpp,
 // qpm/ipopt/ipopt_options.hpp); `defaults` holds the qpm_* values this
 // executable solves with when no option is given.
@@ -114,7 +107,6 @@ struct Listing {
 
 Listing MakeListing() {
   Listing l{new qpm::QpmApplication(false), qpm::Options()};
-  SetExecutableDefaults(*l.app);
   qpm::ReadTableOptions(*l.app->Options(), &l.defaults);
   return l;
 }
@@ -227,7 +219,6 @@ int Solve(const CommandLine& cl) {
     return 1;
   }
   SmartPtr<Ipopt::IpoptApplication> app = new qpm::QpmApplication();
-  SetExecutableDefaults(*app);
   // Before Initialize() so that output_file takes effect, and again after it
   // so that the command line wins over ipopt.opt.
   if (!SetOptions(*app, cl)) return 1;

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <vector>
 
@@ -105,6 +106,12 @@ Vector Violations(TNLP& tnlp, const Vector& x, const Vector& g) {
 }
 
 }  // namespace
+
+bool SetOptionFromText(OptionsList& options, const std::string& name, const std::string& value) {
+  return options.SetStringValue(name, value) ||
+         options.SetIntegerValue(name, std::atoi(value.c_str())) ||
+         options.SetNumericValue(name, std::atof(value.c_str()));
+}
 
 double KktResidual(TNLP& tnlp, const Vector& x, const Vector& lambda, const Vector& z_L,
                    const Vector& z_U) {

@@ -37,6 +37,12 @@ SolverRun RunSolver(const Ipopt::SmartPtr<Ipopt::IpoptApplication>& app,
                     const Ipopt::SmartPtr<Ipopt::TNLP>& tnlp, const std::string& name,
                     const OptionSetter& set_options);
 
+// Sets `name` from text as its registered type reads it (string, then
+// integer, then number); false when no setter accepts it. For benchmark
+// drivers that take name=value options on their command line.
+bool SetOptionFromText(Ipopt::OptionsList& options, const std::string& name,
+                       const std::string& value);
+
 // ||grad f(x) + J(x)^T lambda - z_L + z_U||_2, evaluated through `tnlp`.
 double KktResidual(Ipopt::TNLP& tnlp, const Vector& x, const Vector& lambda, const Vector& z_L,
                    const Vector& z_U);
