@@ -59,6 +59,49 @@ TestProblem UnboundedOnTheFeasibleSet() {
   return p;
 }
 
+// min 100 (x - 1)^2  s.t.  x^3 - 3x + 4 = 0. The only feasible point is the
+// root x* = -2.19582 (lambda* = -f'/c' = 55.7496); x = 1 is a local minimizer of
+// |c| (c = 2, c' = 0) toward which f pulls from x0 = -1.2, across the hump of
+// |c| at x = -1; from x0 the violation alone falls toward x*.
+TestProblem InfeasibleTrapOnTheObjectivesPath() {
+  TestProblem p;
+  p.name = "trap";
+  p.n = 1, p.m = 1;
+  p.x0 = Vector::Constant(1, -1.2);
+  p.f = [](const Vector& x) { return 100.0 * (x[0] - 1.0) * (x[0] - 1.0); };
+  p.grad = [](const Vector& x) { return Vector::Constant(1, 200.0 * (x[0] - 1.0)); };
+  p.c = [](const Vector& x) { return Vector::Constant(1, x[0] * x[0] * x[0] - 3.0 * x[0] + 4.0); };
+  p.jac = [](const Vector& x) { return Eigen::MatrixXd::Constant(1, 1, 3.0 * x[0] * x[0] - 3.0); };
+  p.hess = [](const Vector& x, double s, const Vector& l) {
+    return Eigen::MatrixXd::Constant(1, 1, 200.0 * s + 6.0 * x[0] * l[0]);
+  };
+  p.x_star = Vector::Constant(1, -2.1958233454456599);
+  return p;
+}
+
+// min (x1 - 3)^2 + (x2 - 1)^2  s.t.  x1 + x2 = 2 + e(x): x* = (2, 0),
+// lambda* = 2. e(x) is a deterministic rounding-like error of c, |e| <= 3e-9
+// (within tol), of the kind a plainly written eval_g carries: beta e(x) makes
+// lambda + beta c miss Ipopt's dual test by far more than tol.
+TestProblem ConstraintWithRoundingNoise() {
+  TestProblem p;
+  p.name = "noisy row";
+  p.n = 2, p.m = 1;
+  p.x0 = Vector::Zero(2);
+  p.f = [](const Vector& x) { return (x[0] - 3.0) * (x[0] - 3.0) + (x[1] - 1.0) * (x[1] - 1.0); };
+  p.grad = [](const Vector& x) { return Vector(2.0 * (x - Vector(Eigen::Vector2d(3.0, 1.0)))); };
+  p.c = [](const Vector& x) {
+    const double h = std::sin(1e4 * x[0] + 7e3 * x[1]) * 43758.5453;
+    return Vector::Constant(1, x[0] + x[1] - 2.0 + 3e-9 * (2.0 * (h - std::floor(h)) - 1.0));
+  };
+  p.jac = [](const Vector&) { return Eigen::MatrixXd::Ones(1, 2); };
+  p.hess = [](const Vector&, double s, const Vector&) {
+    return Eigen::MatrixXd(2.0 * s * Eigen::MatrixXd::Identity(2, 2));
+  };
+  p.x_star = Vector(Eigen::Vector2d(2.0, 0.0));
+  return p;
+}
+
 // min (x - 1)^2 whose model cannot be evaluated for x > 0.5: every step
 // toward the minimizer fails, down to the smallest step.
 class FailsBeyondHalf : public EigenProblem {
@@ -136,6 +179,36 @@ BOOST_AUTO_TEST_CASE(StartAtAStationaryPointOfTheViolationIsSolvedNotInfeasible)
   const qpm::Summary s = SolveDefault(p, p.x0);
   BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
   BOOST_TEST(std::abs(s.x[0] - p.x_star[0]) <= 1e-7);
+}
+
+// A small beta_0 and no least-squares lambda_0 let f carry the iterates to
+// x = 1, a local minimizer of |c| that no beta moves; before calling that
+// infeasible the solve starts once more from x0 (RestartForFeasibility). Fails
+// (Infeasible_Problem_Detected at x = 1) without that second start.
+BOOST_AUTO_TEST_CASE(LocalMinimumOfTheViolationIsLeftByASecondStartFromX0) {
+  const TestProblem p = InfeasibleTrapOnTheObjectivesPath();
+  EigenProblem problem(p);
+  qpm::Options o;
+  o.multipliers.penalty_init = 1e-3;
+  o.multipliers.least_squares_init = false;
+  const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
+  BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
+  BOOST_TEST(std::abs(s.x[0] - p.x_star[0]) <= 1e-7);
+  BOOST_TEST(std::abs(s.lambda[0] - 55.749594553886) <= 1e-6);
+}
+
+// Feasible within tol, the first-order multipliers lambda + beta c carry beta
+// times the error of c; the least-squares multipliers at the same point do
+// not, and the solve ends converged with them. Fails (acceptable or stalled)
+// when only lambda + beta c is tested.
+BOOST_AUTO_TEST_CASE(RoundingErrorInCDoesNotKeepAFeasibleOptimalPointFromConverging) {
+  const TestProblem p = ConstraintWithRoundingNoise();
+  const qpm::Summary s = SolveDefault(p, p.x0);
+  BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
+  BOOST_TEST((s.x - p.x_star).lpNorm<Eigen::Infinity>() <= 1e-7);
+  BOOST_TEST(std::abs(s.lambda[0] - 2.0) <= 1e-7);
+  const Vector residual = p.grad(s.x) + p.jac(s.x).transpose() * s.lambda;
+  BOOST_TEST(residual.lpNorm<Eigen::Infinity>() <= 1e-8);
 }
 
 BOOST_AUTO_TEST_CASE(ObjectiveUnboundedOnTheFeasibleSetDiverges) {

@@ -62,6 +62,20 @@ Vector LeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it, doub
   return lambda;
 }
 
+Vector AccurateLeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it,
+                                       const Vector& guess) {
+  if (q.m() == 0) return Vector::Zero(0);
+  ColumnMatrix a;
+  Vector b;
+  LeastSquaresSystem(q, it, &a, &b);
+  if (a.rows() == 0) return guess;
+  Eigen::LeastSquaresConjugateGradient<ColumnMatrix> solver;
+  solver.setMaxIterations(std::max(50, std::min(2 * q.m(), 1000)));
+  solver.setTolerance(1e-15);
+  solver.compute(a);
+  return solver.solveWithGuess(b, guess);
+}
+
 void UpdateMultipliers(double beta, const Vector& c, double max_abs, Vector* lambda) {
   for (int j = 0; j < lambda->size(); ++j) {
     (*lambda)[j] = std::min(std::max((*lambda)[j] + beta * c[j], -max_abs), max_abs);

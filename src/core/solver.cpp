@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "qpm/core/fixed_variables.hpp"
 #include "qpm/core/inner/gradient_descent.hpp"
@@ -131,6 +132,8 @@ class OuterLoop {
   void UpdatePenalty(const InnerSummary& inner);
   // Termination tests.
   bool Converged(const InnerSummary& inner) const;
+  bool ConvergedWithLeastSquaresMultipliers(const InnerSummary& inner);
+  bool RestartForFeasibility(const InnerSummary& inner);
   bool Acceptable() const;
   bool AcceptableForLong();
   bool Stuck(int k) const;
@@ -140,6 +143,7 @@ class OuterLoop {
   double NextGrowth(long inner_iterations);
   void SeedMultipliers();
   double InitialPenalty() const;
+  double AlgencanPenalty() const;  // ALGENCAN's beta_0 at current_
   void KeepLeastViolation();
   void RestoreLeastViolation();
   void RememberSolution();
@@ -182,6 +186,8 @@ class OuterLoop {
   int feasible_runaways_ = 0;    // runaways of f with ||c|| small (default mode)
   int acceptable_count_ = 0;     // consecutive acceptable outer iterates (default mode)
   bool tight_ = false;           // default mode: subproblems at tau = eps1 (Stuck)
+  bool restarted_for_feasibility_ = false;  // RestartForFeasibility used (once per solve)
+  bool restarted_ = false;       // ... for the next subproblem: no lambda/beta update
   int tight_since_ = 0;
   double alpha_ = 0.0;           // adaptive growth factor
   double previous_c_max_ = 0.0;  // ||c(x_k)||_inf before the subproblem (default mode)
@@ -227,6 +233,7 @@ Summary OuterLoop::Run(const Vector& x0) {
     KeepLeastViolation();
     if (std::optional<Summary> end = Verdict(inner)) return *end;
     if (k_ + 1 == options_.max_outer_iter) break;
+    if (std::exchange(restarted_, false)) continue;  // from x_0, lambda and beta set
     RememberSolution();
     UpdateMultipliers();
     UpdatePenalty(inner);
@@ -245,12 +252,13 @@ Summary OuterLoop::StartFailed(const Vector& x0) {
 // After subproblem k: converged, ended short, acceptable for long, locally
 // infeasible, or on to the next one (nullopt).
 std::optional<Summary> OuterLoop::Verdict(const InnerSummary& inner) {
-  if (Converged(inner)) {
+  if (Converged(inner) || ConvergedWithLeastSquaresMultipliers(inner)) {
     return Finish(TerminationType::kConverged,
                   paper_ ? "||c|| <= eps0 and ||grad Q|| <= eps1"
                          : "optimality error <= tol (Ipopt's test)");
   }
   if (inner.status != InnerStatus::kConverged && !ContinueAfterStall(inner.status)) {
+    if (inner.status == InnerStatus::kStalled && RestartForFeasibility(inner)) return std::nullopt;
     return FinishEarly(inner);
   }
   if (AcceptableForLong()) {
@@ -258,6 +266,7 @@ std::optional<Summary> OuterLoop::Verdict(const InnerSummary& inner) {
                   "acceptable level held for acceptable_iter outer iterations");
   }
   if (Stuck(k_)) {
+    if (RestartForFeasibility(inner)) return std::nullopt;
     RestoreLeastViolation();
     return Finish(TerminationType::kInfeasible,
                   "||c|| stopped decreasing while beta grew: a stationary point of the "
@@ -274,6 +283,56 @@ bool OuterLoop::Converged(const InnerSummary& inner) const {
   const TerminationOptions& t = options_.termination;
   const Optimality o = Measure();
   return o.error <= t.tol && o.dual_inf <= t.dual_inf_tol && o.constr_viol <= t.constr_viol_tol;
+}
+
+// Default mode. At a point that passes the feasibility part of Ipopt's
+// test, the first-order multipliers y = lambda + beta c can still miss the
+// dual part: y carries beta times the rounding error of c (hs106: rows with
+// terms ~1e6, beta = 2e5, ||grad Q|| stuck near 1e-4 in that noise). The
+// least-squares multipliers at the same point carry no beta; when Ipopt's
+// test holds with them, the solve ends converged and reports them.
+bool OuterLoop::ConvergedWithLeastSquaresMultipliers(const InnerSummary& inner) {
+  if (paper_ || q_.m() == 0) return false;
+  if (current_.c.lpNorm<Eigen::Infinity>() > options_.termination.tol ||
+      Measure().constr_viol > options_.termination.constr_viol_tol) {
+    return false;
+  }
+  const Vector first_order = q_.multipliers();
+  const Vector guess = first_order + q_.beta() * current_.c;
+  q_.SetMultipliers(AccurateLeastSquaresMultipliers(q_, current_, guess) - q_.beta() * current_.c);
+  q_.Refresh(&current_);
+  if (Converged(inner)) return true;
+  q_.SetMultipliers(first_order);
+  q_.Refresh(&current_);
+  return false;
+}
+
+// Default mode, before a verdict of local infeasibility (Stuck, or a stall
+// short of the acceptable level): once per solve, the next subproblem
+// starts again from x_0 with lambda = 0 and the current beta. The paper's
+// return to x_0 (5.2) happens when x_0 is the better point; here x_k is
+// better but is a stationary point of the violation that a larger beta does
+// not move (J^T c = 0 with c != 0), while from x_0 a subproblem whose
+// penalty term now outweighs f follows another path, toward the feasible
+// set first, as Ipopt's restoration phase would. s365mod (LANCELOT too
+// ends there: f = 0.25, ||c||_inf = 1) reaches f = 52.14, feasible, this
+// way. A problem that is infeasible gets its verdict after the second run.
+bool OuterLoop::RestartForFeasibility(const InnerSummary& inner) {
+  if (paper_ || restarted_for_feasibility_ || inner.evaluation_failed || Acceptable()) return false;
+  restarted_for_feasibility_ = true;
+  if (!x0_.Restore(&q_, &current_)) return false;
+  // beta at most 1000 times ALGENCAN's beta_0 at x_0 (its penalty term then
+  // outweighs f there 1000-fold): the beta reached at a stationary point of
+  // the violation can be far larger (30 subproblems x10), and its rounding
+  // noise would stall the new path.
+  q_.set_beta(std::min(q_.beta(), 1e3 * AlgencanPenalty()));
+  q_.SetMultipliers(Vector::Zero(q_.m()));
+  q_.Refresh(&current_);
+  tight_ = false;
+  acceptable_count_ = 0;
+  previous_c_max_ = current_.c.size() ? current_.c.lpNorm<Eigen::Infinity>() : 0.0;
+  restarted_ = true;
+  return true;
 }
 
 // Ipopt's E = max(dual_inf / s_d, constr_viol, compl / s_c) with
@@ -397,7 +456,11 @@ void OuterLoop::PrepareUnscaling() {
 // the penalty term starts comparable to the objective.
 double OuterLoop::InitialPenalty() const {
   const MultiplierOptions& m = options_.multipliers;
-  if (m.penalty_init > 0.0) return m.penalty_init;
+  return m.penalty_init > 0.0 ? m.penalty_init : AlgencanPenalty();
+}
+
+double OuterLoop::AlgencanPenalty() const {
+  const MultiplierOptions& m = options_.multipliers;
   const double beta = 10.0 * std::max(1.0, std::abs(current_.f)) /
                       std::max(1.0, 0.5 * current_.c_squared);
   return std::min(std::max(beta, m.penalty_init_min), m.penalty_init_max);

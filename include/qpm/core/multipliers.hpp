@@ -19,6 +19,13 @@ namespace qpm {
 // it is not finite. `it` must hold values and derivatives at z.
 Vector LeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it, double max_abs);
 
+// The same estimate solved to rounding accuracy (CG from `guess`, up to
+// max(50, min(2m, 1000)) iterations), with no size limit: the multipliers a
+// converged solve may report in place of lambda + beta c
+// (docs/algorithm.md, "Termination in the default mode").
+Vector AccurateLeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it,
+                                       const Vector& guess);
+
 // lambda + beta c projected onto [-max_abs, max_abs]^m: the safeguarded
 // first-order update (ALGENCAN), in place.
 void UpdateMultipliers(double beta, const Vector& c, double max_abs, Vector* lambda);

@@ -74,6 +74,14 @@ struct TrustRegionOptions {
   double value_noise = 1e-10;
   double min_radius = 1e-30;     // below this the trust region has stalled
   long stall_window = 1000;      // as GradientDescentOptions::stall_window
+  // Stalled after this many consecutive accepted steps with the radius below
+  // collapsed_radius * max(1, ||z||_inf) (0: never). On a smooth Q the
+  // radius stays that small only where grad Q changes by ||grad Q|| over a
+  // step of 1e-8: a kink of the model (s365mod's sqrt(x^2): steps of 1e-9
+  // accepted for 10 million iterations, each lowering Q by 1e-13 of itself,
+  // which the stall monitor counts as progress).
+  double collapsed_radius = 1e-8;
+  long collapsed_window = 1000;
   // Stalled at once when CG converged inside the region to a step with
   // |p_i| <= resolution_steps * eps_mach * |z_i| for every i: the model's
   // minimizer is within a few spacings of the doubles around z, so no representable

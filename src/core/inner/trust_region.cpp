@@ -33,6 +33,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
   bool hessian_current = false;  // W at x for this beta
   bool preconditioner_current = false;
   int rejected = 0;
+  collapsed_ = 0;
   while (!CheckStop(control, *x, &summary)) {
     if (!hessian_current) {
       if (!q_->EvaluateHessian(*x)) {
@@ -63,6 +64,11 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
     rejected = 0;
     SwapIterates(x, &trial_);
     preconditioner_current = false;
+    if (RadiusCollapsed(*x)) {  // at a kink, or held back by failing trials
+      summary.status = InnerStatus::kStalled;
+      summary.evaluation_failed = last_rejection_failed_;
+      return summary;
+    }
     if (ReportStep(control, *x, step, &monitor, &summary) ||
         (below_resolution_ && !CheckStop(control, *x, &summary))) {
       if (summary.status == InnerStatus::kConverged) summary.status = InnerStatus::kStalled;
@@ -71,6 +77,15 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
     }
   }
   return summary;
+}
+
+// TrustRegionOptions::collapsed_radius: many accepted steps in a row with a
+// radius far below the scale of z (rejected trials shrink it to min_radius).
+bool TrustRegion::RadiusCollapsed(const Iterate& x) {
+  if (options_.collapsed_window <= 0) return false;
+  const double scale = std::max(1.0, x.x.size() ? x.x.lpNorm<Eigen::Infinity>() : 0.0);
+  collapsed_ = radius_ < options_.collapsed_radius * scale ? collapsed_ + 1 : 0;
+  return collapsed_ >= options_.collapsed_window;
 }
 
 // W at the trial point about to be accepted, unless (2.4) holds there and
