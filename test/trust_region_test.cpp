@@ -1,6 +1,8 @@
 #define BOOST_TEST_MODULE trust_region
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "qpm/core/inner/lbfgs.hpp"
@@ -78,6 +80,63 @@ BOOST_AUTO_TEST_CASE(LbfgsConvergesAndNeverIncreasesQ) {
       for (const Step& step : steps) {
         BOOST_TEST(step.q <= q_prev + options.line_search.rounding_allowance * std::abs(q_prev));
         q_prev = step.q;
+      }
+    }
+  }
+}
+
+namespace {
+
+// f = -x, which the model can evaluate only up to 1e-10 beyond the furthest
+// point it has evaluated: every step longer than that fails, every shorter
+// one lowers Q, so the radius collapses while accepted steps go on forever,
+// as at a kink of the model (s365mod).
+class CreepingFrontier : public EigenProblem {
+ public:
+  CreepingFrontier() : EigenProblem(Line()) {}
+  bool EvalObjective(const qpm::ConstVectorRef& x, double* f) override {
+    if (x[0] > frontier_ + 1e-10) return false;
+    frontier_ = std::max(frontier_, x[0]);
+    return EigenProblem::EvalObjective(x, f);
+  }
+
+ private:
+  static TestProblem Line() {
+    TestProblem p;
+    p.name = "creeping frontier";
+    p.n = 1, p.m = 0;
+    p.x0 = Vector::Zero(1);
+    p.f = [](const Vector& x) { return -x[0]; };
+    p.grad = [](const Vector&) { return Vector::Constant(1, -1.0); };
+    p.c = [](const Vector&) { return Vector(0); };
+    p.jac = [](const Vector&) { return Eigen::MatrixXd(0, 1); };
+    p.hess = [](const Vector&, double, const Vector&) { return Eigen::MatrixXd::Zero(1, 1); };
+    return p;
+  }
+  double frontier_ = 0.0;
+};
+
+}  // namespace
+
+// The trust region stalls after collapsed_window accepted steps with a radius
+// below collapsed_radius max(1, ||z||) (TrustRegionOptions), reporting that
+// trials failed; with the guard off it crawls to the iteration limit.
+BOOST_AUTO_TEST_CASE(TrustRegionStallsWhenItsRadiusStaysCollapsed) {
+  for (long window : {1000L, 0L}) {
+    CreepingFrontier problem;
+    qpm::TrustRegionOptions options;
+    options.collapsed_window = window;
+    std::vector<Step> steps;
+    double q0 = 0.0;
+    const qpm::InnerSummary s =
+        Run<qpm::TrustRegion>(&problem, Vector::Zero(1), 1.0, 1e-9, options, &steps, &q0);
+    BOOST_TEST_CONTEXT("collapsed_window " << window) {
+      if (window > 0) {
+        BOOST_TEST(s.status == qpm::InnerStatus::kStalled);
+        BOOST_TEST(s.evaluation_failed);
+        BOOST_TEST(s.iterations < 2000);
+      } else {
+        BOOST_TEST(s.status == qpm::InnerStatus::kIterationLimit);
       }
     }
   }

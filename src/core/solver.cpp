@@ -149,7 +149,9 @@ class OuterLoop {
   void RememberSolution();
   void TryExtrapolation();
   FeasibilityTolerance Tolerance() const;
-  // Reporting.
+  // Reporting. The log and the callbacks get f in the user's units, as
+  // Ipopt's "objective" column; ||c|| and ||grad Q|| of the problem solved.
+  double UserObjective(double f) const { return scaling_ ? scaling_->UnscaleObjective(f) : f; }
   void Record(int k, double q_start, const InnerSummary& inner);
   bool Notify(const Iterate& x, const StepInfo& step);
   Summary Finish(TerminationType type, const std::string& message);
@@ -675,7 +677,7 @@ void OuterLoop::Record(int k, double q_start, const InnerSummary& inner) {
   OuterRecord& r = summary_.outer.back();
   r.k = k;
   r.beta = q_.beta();
-  r.f = current_.f;
+  r.f = UserObjective(current_.f);
   r.c_norm = current_.c_norm();
   r.grad_q_norm = current_.grad_q_norm;
   r.tau = inner.tau;
@@ -697,7 +699,7 @@ bool OuterLoop::Notify(const Iterate& x, const StepInfo& step) {
   info.iter = iterations_;
   info.k = k_;
   info.beta = q_.beta();
-  info.f = x.f;
+  info.f = UserObjective(x.f);
   info.c_norm = x.c_norm();
   info.c_max = x.c.size() ? x.c.lpNorm<Eigen::Infinity>() : 0.0;
   info.grad_q_norm = x.grad_q_norm;

@@ -143,7 +143,17 @@ SolverRun RunSolver(const SmartPtr<IpoptApplication>& app, const SmartPtr<TNLP>&
   run.status = app->OptimizeTNLP(recorder);
   run.wall_time =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  run.iterations = app->Statistics()->IterationCount();
+  // Statistics() is null when Ipopt stopped before its algorithm ran (an
+  // invalid option or problem definition).
+  if (Ipopt::IsValid(app->Statistics())) {
+    Ipopt::SmartPtr<Ipopt::SolveStatistics> stats = app->Statistics();
+    run.iterations = stats->IterationCount();
+    Ipopt::Number dual_inf, constr_viol, compl_inf, error;
+    stats->Infeasibilities(dual_inf, constr_viol, compl_inf, error);
+    run.reported_dual_inf = dual_inf, run.reported_constr_viol = constr_viol;
+    stats->ScaledInfeasibilities(dual_inf, constr_viol, compl_inf, error);
+    run.reported_error = error;
+  }
   if (run.finalized) {
     const Vector v = Violations(*tnlp, run.x, run.g);
     run.violation_norm = v.norm();
@@ -213,6 +223,10 @@ std::string Comparison::Table() const {
   row("violation ||.||_2", num("%.3e", ipopt.violation_norm), num("%.3e", qpm.violation_norm));
   row("violation ||.||_inf", num("%.3e", ipopt.violation_max), num("%.3e", qpm.violation_max));
   row("KKT residual ||.||_2", num("%.3e", ipopt.kkt_residual), num("%.3e", qpm.kkt_residual));
+  row("own optimality error", num("%.3e", ipopt.reported_error), num("%.3e", qpm.reported_error));
+  row("own dual infeasibility", num("%.3e", ipopt.reported_dual_inf), num("%.3e", qpm.reported_dual_inf));
+  row("own constraint violation", num("%.3e", ipopt.reported_constr_viol),
+      num("%.3e", qpm.reported_constr_viol));
   row("iterations", cnt(ipopt.iterations), cnt(qpm.iterations));
   row("eval_f", cnt(ipopt.counts.eval_f), cnt(qpm.counts.eval_f));
   row("eval_g", cnt(ipopt.counts.eval_g), cnt(qpm.counts.eval_g));

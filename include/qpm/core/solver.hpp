@@ -50,7 +50,7 @@ const char* ToString(TerminationType type);
 struct OuterRecord {
   int k = 0;
   double beta = 0.0;
-  double f = 0.0;            // f(x_{k+1})
+  double f = 0.0;            // f(x_{k+1}), in the user's units (unscaled)
   double c_norm = 0.0;       // ||c(x_{k+1})||_2
   double grad_q_norm = 0.0;  // ||grad Q_{beta_k}(x_{k+1})||_2
   double tau = 0.0;          // tau(x_{k+1})
@@ -100,8 +100,8 @@ struct IterationInfo {
   long iter = 0;       // inner iterations so far (0 is the start point)
   int k = 0;           // outer iteration
   double beta = 0.0;
-  double f = 0.0;
-  double c_norm = 0.0;
+  double f = 0.0;       // in the user's units (the default mode solves a scaled problem)
+  double c_norm = 0.0;  // this and what follows: of the problem solved
   double c_max = 0.0;
   double grad_q_norm = 0.0;
   double grad_q_max = 0.0;

@@ -24,6 +24,12 @@ struct SolverRun {
   double violation_norm = 0.0;  // 2-norm of the bound/row violations of (x, g)
   double violation_max = 0.0;   // max-norm of the same
   double kkt_residual = 0.0;    // ||grad f + J^T lambda - z_L + z_U||_2 at x
+  // What the solver itself reports (Statistics()): Ipopt's optimality error
+  // E (scaled), unscaled dual infeasibility and constraint violation; 0 when
+  // there are no statistics.
+  double reported_error = 0.0;
+  double reported_dual_inf = 0.0;
+  double reported_constr_viol = 0.0;
   CallbackCounts counts;        // value calls made by the solver
   int iterations = 0;           // Statistics()->IterationCount()
   double wall_time = 0.0;       // seconds, OptimizeTNLP only
