@@ -4,7 +4,8 @@
     python3 bench/compare_runs.py BEFORE.csv AFTER.csv
 
 One row per model: status, solved (the benchmark's own test), inner
-iterations and Hessian-vector products before and after; then the solved
+iterations, Hessian-vector products (and eval_f calls, when both CSVs have
+the f_evals column) before and after; then the solved
 counts, and the sums and geometric-mean ratios of both counts over the
 models solved in both runs.
 """
@@ -21,18 +22,21 @@ def qpm_rows(path):
 def main(before_path, after_path):
     before, after = qpm_rows(before_path), qpm_rows(after_path)
     models = sorted(set(before) & set(after))
-    print("| model | n | m | status before | status after | solved | iterations | Hv products |")
-    print("|---|---|---|---|---|---|---|---|")
+    keys = [("iterations", "inner iterations"), ("hess_products", "Hessian-vector products")]
+    if models and "f_evals" in before[models[0]] and "f_evals" in after[models[0]]:
+        keys.append(("f_evals", "eval_f calls"))
+    print("| model | n | m | status before | status after | solved | iterations | Hv products |"
+          + (" eval_f |" if len(keys) > 2 else ""))
+    print("|---|---|---|---|---|---|---|---|" + ("---|" if len(keys) > 2 else ""))
     for m in models:
         b, a = before[m], after[m]
-        print(f"| {m} | {b['n']} | {b['m']} | {b['status']} | {a['status']} | "
-              f"{b['solved']} -> {a['solved']} | {b['iterations']} -> {a['iterations']} | "
-              f"{b['hess_products']} -> {a['hess_products']} |")
+        print(f"| {m} | {b['n']} | {b['m']} | {b['status']} | {a['status']} | {b['solved']} -> {a['solved']} | "
+              + " | ".join(f"{b[k]} -> {a[k]}" for k, _ in keys) + " |")
     both = [m for m in models if before[m]["solved"] == "yes" and after[m]["solved"] == "yes"]
     print()
     print(f"Solved: {sum(before[m]['solved'] == 'yes' for m in models)} before, "
           f"{sum(after[m]['solved'] == 'yes' for m in models)} after (of {len(models)}).")
-    for key, name in (("iterations", "inner iterations"), ("hess_products", "Hessian-vector products")):
+    for key, name in keys:
         sb = sum(int(before[m][key]) for m in both)
         sa = sum(int(after[m][key]) for m in both)
         ratios = [max(1, int(after[m][key])) / max(1, int(before[m][key])) for m in both]

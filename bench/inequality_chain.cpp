@@ -6,7 +6,10 @@
 //   g_j(x) = x_j^2 + x_{j+1}^2 + x_{j+2}^2   (or x_j + x_{j+1} + x_{j+2}, linear)
 //   g_j <= 1.5 (inequality) or g_j = 1.5 (equality),  j = 0 .. n - 3
 //
-//   inequality_chain [--n N]
+//   inequality_chain [--n N] [--limited-memory]
+//
+// --limited-memory: hessian_approximation limited-memory (the L-BFGS inner
+// solver; the last column is then 0).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -92,8 +95,10 @@ class Chain : public Ipopt::TNLP {
 
 int main(int argc, char** argv) {
   int n = 100;
-  for (int i = 1; i + 1 < argc; ++i) {
-    if (std::string(argv[i]) == "--n") n = std::atoi(argv[i + 1]);
+  bool limited_memory = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--n" && i + 1 < argc) n = std::atoi(argv[i + 1]);
+    if (std::string(argv[i]) == "--limited-memory") limited_memory = true;
   }
   std::printf("| rows | n | m | status | f | outer | inner iterations | Hessian-vector products |\n"
               "|---|---|---|---|---|---|---|---|\n");
@@ -104,6 +109,7 @@ int main(int argc, char** argv) {
       app->Options()->SetNumericValue("tol", 1e-8);
       app->Options()->SetIntegerValue("print_level", 0);
       app->Options()->SetStringValue("sb", "yes");
+      if (limited_memory) app->Options()->SetStringValue("hessian_approximation", "limited-memory");
       app->Initialize("");
       const Ipopt::ApplicationReturnStatus status = app->OptimizeTNLP(Ipopt::GetRawPtr(chain));
       const qpm::Summary& s = app->LastSummary();

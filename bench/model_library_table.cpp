@@ -4,13 +4,18 @@
 //
 //   model_library_table [--gd-tol T] [--tol T] [--gd-max-iter N] [--gd-plain-max-iter N] [--only hsNNN]
 //                       [--gd-set option=value ...]
-//   model_library_table --defaults [--tol T]
+//   model_library_table --defaults [--tol T] [--qpm-set option=value ...]
+//   model_library_table --lbfgs [--tol T] [--qpm-set option=value ...]
 //
 // --defaults: the one-line user's view: Ipopt and QPM with nothing set but
 // tol (and QPM with hessian_approximation limited-memory, as for a model
 // without eval_h), same TNLP; counts Solve_Succeeded at Ipopt's f. The QPM
 // (trust region) column's work is also given as inner iterations and
 // Hessian-vector products of Q (Summary::inner_iterations, hess_products).
+//
+// --lbfgs: QPM with hessian_approximation limited-memory only (Ipopt at its
+// defaults for the reference f): status, inner iterations and the TNLP's
+// eval_f and eval_grad_f calls per model, and their sums.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -148,12 +153,42 @@ int RunDefaults(double tol) {
   return 0;
 }
 
+int RunLbfgs(double tol) {
+  std::printf("QPM with hessian_approximation limited-memory, tol = %g. Solved: Solve_Succeeded at\n"
+              "Ipopt's f (within 1e-6 (1 + |f|)). inner: QPM's inner iterations; eval_f, eval_grad_f:\n"
+              "the TNLP's calls.\n\n", tol);
+  std::printf("| model | n | m | bounds/ineq | status | f | solved | inner | eval_f | eval_grad_f |\n"
+              "|---|---|---|---|---|---|---|---|---|---|\n");
+  int count = 0, solved = 0;
+  long inner = 0, evals_f = 0, evals_grad = 0;
+  for (const qpm_test::Model& m : qpm_test::AllModels()) {
+    qpm::Summary s;
+    const qpm::SolverRun ipopt = SolveDefaults(m, true, false, tol);
+    const qpm::SolverRun run = SolveDefaults(m, false, true, tol, &s);
+    const bool ok = AtIpoptsOptimum(run, ipopt);
+    std::printf("| %s | %d | %d | %s | %s | %.10g | %s | %ld | %ld | %ld |\n", m.name.c_str(), m.n,
+                m.m, m.has_bounds_or_inequalities() ? "yes" : "no", qpm::StatusName(run.status),
+                run.f, ok ? "yes" : "no", s.inner_iterations, static_cast<long>(run.counts.eval_f),
+                static_cast<long>(run.counts.eval_grad_f));
+    std::fflush(stdout);
+    ++count;
+    solved += ok;
+    inner += s.inner_iterations;
+    evals_f += run.counts.eval_f;
+    evals_grad += run.counts.eval_grad_f;
+  }
+  std::printf("\nSolved %d/%d; over all models %ld inner iterations, %ld eval_f, %ld eval_grad_f\n",
+              solved, count, inner, evals_f, evals_grad);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Settings s;
   for (int i = 1; i < argc; ++i) {
-    if (std::string(argv[i]) != "--defaults") continue;
+    const std::string mode = argv[i];
+    if (mode != "--defaults" && mode != "--lbfgs") continue;
     double tol = 1e-8;
     for (int j = 1; j + 1 < argc; ++j) {
       if (std::string(argv[j]) == "--tol") tol = std::atof(argv[j + 1]);
@@ -162,7 +197,7 @@ int main(int argc, char** argv) {
         g_qpm_set.emplace_back(kv.substr(0, kv.find('=')), kv.substr(kv.find('=') + 1));
       }
     }
-    return RunDefaults(tol);
+    return mode == "--lbfgs" ? RunLbfgs(tol) : RunDefaults(tol);
   }
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string arg = argv[i];

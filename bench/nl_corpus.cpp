@@ -12,8 +12,9 @@
 // bound_relax_factor * max(1, |bound|)) <= kFeasTol, and the relative KKT residual ||grad f + J^T lambda - z_L +
 // z_U||_2 / max(1, ||grad f||_2) <= kKktTol, both computed from the returned
 // point and multipliers, independently of the solver's own status.
-// The last two columns are the solver's iteration count (Statistics(); QPM's
-// inner iterations) and, for QPM, its Hessian-vector products of Q (0 for Ipopt).
+// The last three columns are the solver's iteration count (Statistics(); QPM's
+// inner iterations), for QPM its Hessian-vector products of Q (0 for Ipopt),
+// and the TNLP's eval_f calls.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -74,11 +75,11 @@ void PrintRow(const std::string& model, qpm::AmplTnlp& tnlp, const qpm::SolverRu
     viol_rel = RelativeViolation(tnlp, run);
   }
   const bool solved = run.finalized && viol_rel <= kFeasTol && kkt_rel <= kKktTol;
-  std::printf("%s,%d,%d,%s,%s,%.12g,%.3e,%.3e,%.3e,%.3f,%.3f,%d,%s,%d,%ld\n", model.c_str(),
+  std::printf("%s,%d,%d,%s,%s,%.12g,%.3e,%.3e,%.3e,%.3f,%.3f,%d,%s,%d,%ld,%ld\n", model.c_str(),
               tnlp.NumVariables(), tnlp.NumConstraints(), run.solver.c_str(),
               qpm::StatusName(run.status), sign * run.f, run.violation_max, viol_rel, kkt_rel,
               run.wall_time, cpu_seconds, tnlp.EvaluationErrors(), solved ? "yes" : "no",
-              run.iterations, hess_products);
+              run.iterations, hess_products, static_cast<long>(run.counts.eval_f));
   std::fflush(stdout);
 }
 
@@ -97,7 +98,7 @@ void RunModel(const std::string& path, const Settings& s) {
     std::string error;
     SmartPtr<qpm::AmplTnlp> tnlp = qpm::AmplTnlp::Read(path, &error);
     if (Ipopt::IsNull(tnlp)) {  // a failure for both solvers
-      std::printf("%s,0,0,%s,Read_Error,nan,nan,nan,nan,0,0,0,no,0,0\n", ModelName(path).c_str(),
+      std::printf("%s,0,0,%s,Read_Error,nan,nan,nan,nan,0,0,0,no,0,0,0\n", ModelName(path).c_str(),
                   solver.c_str());
       std::fprintf(stderr, "%s\n", error.c_str());
       continue;
@@ -213,7 +214,7 @@ int main(int argc, char** argv) {
   if (!summarize.empty()) return Summarize(summarize, reference);
   if (s.header) {
     std::printf("model,n,m,solver,status,f,max_violation,rel_violation,kkt_rel,wall_s,cpu_s,"
-                "eval_errors,solved,iterations,hess_products\n");
+                "eval_errors,solved,iterations,hess_products,f_evals\n");
   }
   for (const std::string& m : models) RunModel(m, s);
   return 0;

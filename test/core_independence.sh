@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The core (src/core, include/qpm/core) needs Eigen only: no Ipopt header
+# The core (src/core, include/qpm/core) needs Eigen only (and, in
+# src/core/inner/lbfgs.cpp, LBFGS++'s header-only L-BFGS-B pieces): no Ipopt header
 # (Ip*.hpp, coin/...) and no header of the shells (qpm/ipopt, qpm/ampl,
 # qpm/casadi) may be included there. The build enforces the first part too
 # (qpm_core is compiled without Ipopt's include path); this names the line.
@@ -15,5 +16,5 @@ for dir in "$root/src/core" "$root/include/qpm/core"; do
     status=1
   fi
 done
-[ $status -eq 0 ] && echo "core includes only Eigen, the standard library and qpm/core"
+[ $status -eq 0 ] && echo "core includes only Eigen, LBFGS++, the standard library and qpm/core"
 exit $status

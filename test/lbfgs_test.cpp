@@ -8,6 +8,7 @@
 #include <Eigen/Dense>
 
 #include "qpm/core/inner/lbfgs.hpp"
+#include "status_print.hpp"
 
 // The two-loop recursion against the matrix it stands for: H built densely
 // by the BFGS inverse update (Nocedal & Wright eq. (6.17))
@@ -86,7 +87,120 @@ Eigen::MatrixXd DenseInverseHessian(const Pairs& pairs, int count) {
 
 double RelativeError(const Vector& a, const Vector& b) { return (a - b).norm() / b.norm(); }
 
+// min f(x) = 1/2 (x - x*)' A (x - x*) + g*.(x - x*) over the box [l, u]^n
+// (no rows, so Q = f): with A SPD and g* zero on the entries of x* inside
+// the box, >= 0 where x*_i = l and <= 0 where x*_i = u, x* is the unique
+// minimizer (KKT of a strictly convex problem).
+class BoxQuadratic : public qpm::Problem {
+ public:
+  BoxQuadratic(Eigen::MatrixXd a, Vector x_star, Vector g_star, double l, double u)
+      : a_(std::move(a)), x_star_(std::move(x_star)), g_star_(std::move(g_star)), l_(l), u_(u) {}
+  int num_variables() const override { return static_cast<int>(x_star_.size()); }
+  int num_constraints() const override { return 0; }
+  void GetBounds(qpm::VectorRef x_l, qpm::VectorRef x_u, qpm::VectorRef, qpm::VectorRef) const override {
+    x_l.setConstant(l_);
+    x_u.setConstant(u_);
+  }
+  void InitJacobian(qpm::SparseMatrix* j) const override { j->resize(0, num_variables()); }
+  bool EvalObjective(const qpm::ConstVectorRef& x, double* f) override {
+    const Vector d = x - x_star_;
+    *f = 0.5 * d.dot(a_ * d) + g_star_.dot(d);
+    return true;
+  }
+  bool EvalConstraints(const qpm::ConstVectorRef&, qpm::VectorRef) override { return true; }
+  bool EvalGradient(const qpm::ConstVectorRef& x, qpm::VectorRef g) override {
+    g = a_ * (x - x_star_) + g_star_;
+    return true;
+  }
+  bool EvalJacobian(const qpm::ConstVectorRef&, qpm::SparseMatrix*) override { return true; }
+  const Vector& x_star() const { return x_star_; }
+  double lower() const { return l_; }
+  double upper() const { return u_; }
+
+ private:
+  Eigen::MatrixXd a_;
+  Vector x_star_, g_star_;
+  double l_, u_;
+};
+
+// n = 40 over [0, 1]^n, A with condition number 100: entries 0-11 of x* at
+// the lower bound, 12-23 at the upper, the rest inside.
+BoxQuadratic ManyActiveBounds() {
+  const int n = 40;
+  const Pairs random = QuadraticPairs(n, 0, 23u);
+  Vector x_star(n), g_star = Vector::Zero(n);
+  for (int i = 0; i < n; ++i) {
+    x_star[i] = i < 12 ? 0.0 : i < 24 ? 1.0 : 0.2 + 0.6 * (i - 24) / (n - 24);
+    if (i < 12) g_star[i] = 5.0 + i;
+    else if (i < 24) g_star[i] = -5.0 - i;
+  }
+  return BoxQuadratic(random.a, x_star, g_star, 0.0, 1.0);
+}
+
+// f = 1/2 ||x - a||^2 over [-0.01, 0.01]^n, a = (1, ..., 2): from x0 = 0
+// the minimizer is the upper corner, and -grad f points at it.
+BoxQuadratic Corner(int n) {
+  return BoxQuadratic(Eigen::MatrixXd::Identity(n, n), Vector::LinSpaced(n, 1.0, 2.0),
+                      Vector::Zero(n), -0.01, 0.01);
+}
+
+struct BoxRun {
+  qpm::InnerSummary summary;
+  Vector x;
+  int max_new_active = 0;  // most bounds one Cauchy point activated
+  int first_new_active = 0;
+  bool left_box = false;   // some accepted iterate outside [l, u]
+};
+
+BoxRun MinimizeInBox(BoxQuadratic* problem, const Vector& x0) {
+  qpm::PenaltyFunction q(problem);
+  qpm::Iterate x;
+  q.Allocate(&x);
+  x.x = x0;
+  BOOST_REQUIRE(q.EvaluateValues(&x));
+  BOOST_REQUIRE(q.EvaluateDerivatives(&x));
+  qpm::Lbfgs solver(qpm::LbfgsOptions(), &q);
+  qpm::InnerControl control;
+  control.tolerance = qpm::FeasibilityTolerance{1e-10, 1e-10, 0.0};
+  control.max_iterations = 10000;
+  BoxRun run;
+  control.on_iteration = [&](const qpm::Iterate& it, const qpm::StepInfo&) {
+    run.left_box |= (it.x.array() < problem->lower()).any() || (it.x.array() > problem->upper()).any();
+    if (run.max_new_active == 0) run.first_new_active = solver.cauchy_new_active();
+    run.max_new_active = std::max(run.max_new_active, solver.cauchy_new_active());
+    return true;
+  };
+  run.summary = solver.Minimize(control, &x);
+  run.x = x.x;
+  return run;
+}
+
 }  // namespace
+
+BOOST_AUTO_TEST_CASE(LbfgsBConvergesToTheMinimizerOfABoxQuadraticWithManyActiveBounds) {
+  BoxQuadratic problem = ManyActiveBounds();
+  const BoxRun run = MinimizeInBox(&problem, Vector::Constant(problem.num_variables(), 0.5));
+  BOOST_TEST_MESSAGE(run.summary.iterations << " iterations; at most " << run.max_new_active
+                     << " bounds activated by one Cauchy point, " << run.first_new_active << " by the first");
+  BOOST_TEST(run.summary.status == qpm::InnerStatus::kConverged);
+  BOOST_TEST((run.x - problem.x_star()).lpNorm<Eigen::Infinity>() <= 1e-8);
+  BOOST_TEST((run.x.head(12).array() == 0.0).all());  // exactly on the active bounds
+  BOOST_TEST((run.x.segment(12, 12).array() == 1.0).all());
+  BOOST_TEST(!run.left_box);
+  BOOST_TEST(run.max_new_active >= 6);  // several bounds in one Cauchy point
+  BOOST_TEST(run.summary.iterations <= 60);
+}
+
+BOOST_AUTO_TEST_CASE(LbfgsBCauchyPointActivatesEveryBoundOfA1000DimensionalCornerInOneStep) {
+  const int n = 1000;
+  BoxQuadratic problem = Corner(n);
+  const BoxRun run = MinimizeInBox(&problem, Vector::Zero(n));
+  BOOST_TEST(run.summary.status == qpm::InnerStatus::kConverged);
+  BOOST_TEST(run.summary.iterations == 1);
+  BOOST_TEST(run.first_new_active == n);
+  BOOST_TEST((run.x.array() == 0.01).all());
+  BOOST_TEST(!run.left_box);
+}
 
 BOOST_AUTO_TEST_CASE(TwoLoopRecursionEqualsTheDenseBfgsInverseUpdate) {
   const int n = 8;

@@ -440,6 +440,8 @@ void AddLbfgs(Table* t) {
       "Pairs with s.y <= this ||s|| ||y|| are skipped (keeps H SPD)."));
   t->push_back(Integer(QPM_FIELD(lbfgs.stall_window), AtLeast(1),
       "L-BFGS stall window (as gd.stall_window)."));
+  t->push_back(Integer(QPM_FIELD(lbfgs.max_subspace_iterations), AtLeast(0),
+      "Bounded problems (L-BFGS-B): iterations of the subspace minimization over the free entries."));
 }
 
 #undef QPM_FIELD

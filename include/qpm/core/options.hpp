@@ -114,6 +114,10 @@ struct LbfgsOptions {
   // Pairs with s.y <= curvature_eps * ||s|| ||y|| are skipped (keeps H SPD).
   double curvature_eps = 1e-10;
   long stall_window = 1000;       // as GradientDescentOptions::stall_window
+  // Bounded problems (L-BFGS-B, inner/lbfgs.hpp): iterations of the exact
+  // subspace minimization over the free entries (LBFGS++'s BOXCQP, its
+  // max_submin); when they run out its last iterate is projected on the box.
+  int max_subspace_iterations = 10;
   // Keep the curvature pairs from one subproblem to the next (they then mix
   // two betas; the default clears them).
   bool warm_start = false;

@@ -1,77 +1,112 @@
 #include "qpm/core/inner/lbfgs.hpp"
 
 #include <algorithm>
+#include <exception>
+#include <vector>
+
+#include <LBFGSpp/BFGSMat.h>
+#include <LBFGSpp/Cauchy.h>
+#include <LBFGSpp/SubspaceMin.h>
 
 namespace qpm {
 
+struct Lbfgs::Box {
+  LBFGSpp::BFGSMat<double, true> bfgs;  // B = theta I - W M W'
+  Vector cauchy_point;                  // z_c
+  Vector wc;                            // W'(z_c - z), for the subspace minimization
+  Vector s, y;                          // the newest pair
+  std::vector<int> new_active, free;    // of z_c
+};
+
 Lbfgs::Lbfgs(const LbfgsOptions& options, PenaltyFunction* q)
-    : options_(options), line_search_(options.line_search), q_(q) {
+    : options_(options), line_search_(options.line_search), q_(q), box_(q->has_bounds()) {
   q_->Allocate(&trial_);
   direction_.resize(q_->n());
-  active_.assign(q_->n(), 0);
+  if (box_) {
+    b_ = std::make_unique<Box>();
+    b_->bfgs.reset(q_->n(), options_.memory);
+    return;
+  }
   s_.resize(q_->n(), options_.memory);
   y_.resize(q_->n(), options_.memory);
   rho_.resize(options_.memory);
   alpha_.resize(options_.memory);
 }
 
+Lbfgs::~Lbfgs() = default;
+
+int Lbfgs::cauchy_new_active() const { return b_ ? static_cast<int>(b_->new_active.size()) : 0; }
+int Lbfgs::cauchy_free() const { return b_ ? static_cast<int>(b_->free.size()) : 0; }
+
 InnerSummary Lbfgs::Minimize(const InnerControl& control, Iterate* x) {
   InnerSummary summary;
   StallMonitor monitor(options_.stall_window, control.stall_rounding, *x, q_->beta());
-  if (!options_.warm_start) count_ = 0, newest_ = -1;
+  if (!options_.warm_start) ClearMemory();
   while (!CheckStop(control, *x, &summary)) {
-    Direction(*x);
-    StepInfo step;
-    if (!line_search_.Search(q_, *x, direction_, 1.0, &trial_, &step)) {
-      summary.status = InnerStatus::kStalled;
-      summary.evaluation_failed = line_search_.last_trial_failed();
+    if (box_ && !BoxDirection(*x)) {
+      summary.status = InnerStatus::kStalled;  // no descent direction in the box
       return summary;
     }
-    Remember(*x, trial_);
-    SwapIterates(x, &trial_);
+    if (!box_) Direction(*x);
+    StepInfo step;
+    if (!Step(x, &step, &summary)) return summary;
     if (ReportStep(control, *x, step, &monitor, &summary)) return summary;
   }
   return summary;
 }
 
-// Marks the entries at a bound whose steepest-descent move points outward;
-// the direction keeps them fixed (a projected L-BFGS on the free entries).
-// A change of the active set clears the memory: pairs measured while other
-// entries were free mix curvature of two different reduced problems.
-void Lbfgs::FindActive(const Iterate& x) {
-  const Vector& l = q_->lower();
-  const Vector& u = q_->upper();
-  bool changed = false;
-  for (int i = 0; i < q_->n(); ++i) {
-    const double g = x.grad_q[i];
-    const char active = (x.x[i] <= l[i] && g > 0.0) || (x.x[i] >= u[i] && g < 0.0);
-    changed |= active != active_[i];
-    active_[i] = active;
+// The line search along direction_ from x, the new pair, x <- the accepted
+// point; false (kStalled) when no trial was acceptable.
+bool Lbfgs::Step(Iterate* x, StepInfo* step, InnerSummary* summary) {
+  if (!line_search_.Search(q_, *x, direction_, 1.0, &trial_, step)) {
+    summary->status = InnerStatus::kStalled;
+    summary->evaluation_failed = line_search_.last_trial_failed();
+    return false;
   }
-  if (changed) count_ = 0, newest_ = -1;
+  Remember(*x, trial_);
+  SwapIterates(x, &trial_);
+  return true;
 }
 
-void Lbfgs::ZeroActive() {
-  for (int i = 0; i < q_->n(); ++i) {
-    if (active_[i]) direction_[i] = 0.0;
-  }
+void Lbfgs::ClearMemory() {
+  count_ = 0, newest_ = -1;
+  if (box_) b_->bfgs.reset(q_->n(), options_.memory);
 }
+
+void Lbfgs::LimitFirstStep() { direction_ /= std::max(1.0, direction_.norm()); }
 
 void Lbfgs::Direction(const Iterate& x) {
-  const bool bounds = q_->has_bounds();
-  if (bounds) FindActive(x);
   direction_ = -x.grad_q;
-  if (bounds) ZeroActive();
-  if (count_ == 0) {
-    direction_ /= std::max(1.0, direction_.norm());  // first step: length <= 1
-    return;
-  }
+  if (count_ == 0) return LimitFirstStep();
   TwoLoop();
-  if (bounds) ZeroActive();
-  if (!(direction_.dot(x.grad_q) < 0.0)) {  // lost descent on the free set
-    direction_ = -x.grad_q;
-    if (bounds) ZeroActive();
+  if (!(direction_.dot(x.grad_q) < 0.0)) direction_ = -x.grad_q;  // lost descent
+}
+
+// LBFGS++'s steps 1-2: direction_ = z_s - z. False when a piece threw
+// (e.g. std::bad_alloc) or left a non-finite direction.
+bool Lbfgs::CauchyAndSubspace(const Iterate& x) {
+  Box& b = *b_;
+  try {
+    LBFGSpp::Cauchy<double>::get_cauchy_point(b.bfgs, x.x, x.grad_q, q_->lower(), q_->upper(),
+                                               b.cauchy_point, b.wc, b.new_active, b.free);
+    LBFGSpp::SubspaceMin<double>::subspace_minimize(
+        b.bfgs, x.x, b.cauchy_point, x.grad_q, q_->lower(), q_->upper(), b.wc, b.new_active,
+        b.free, options_.max_subspace_iterations, direction_);
+  } catch (const std::exception&) {
+    return false;
   }
+  return direction_.allFinite();
+}
+
+// A descent direction with z + d in the box; with the memory cleared first
+// when B's direction is not one (LBFGS++ 0.1.0's driver has no such check).
+bool Lbfgs::BoxDirection(const Iterate& x) {
+  const bool has_pairs = b_->bfgs.num_corrections() > 0;
+  if (has_pairs && CauchyAndSubspace(x) && direction_.dot(x.grad_q) < 0.0) return true;
+  if (has_pairs) ClearMemory();
+  if (!CauchyAndSubspace(x) || !(direction_.dot(x.grad_q) < 0.0)) return false;
+  LimitFirstStep();  // B = I: the projected steepest-descent step, at most 1 long
+  return true;
 }
 
 void TwoLoopRecursion(const Eigen::MatrixXd& s, const Eigen::MatrixXd& y, const Vector& rho,
@@ -96,12 +131,26 @@ void Lbfgs::Remember(const Iterate& from, const Iterate& to) {
   const auto y = to.grad_q - from.grad_q;  // no temporaries
   const double sy = s.dot(y);
   if (!(sy > options_.curvature_eps * s.norm() * y.norm())) return;  // keep H SPD
+  if (box_) return RememberInBox(from, to);
   const int slot = (newest_ + 1) % options_.memory;
   s_.col(slot) = s;
   y_.col(slot) = y;
   rho_[slot] = 1.0 / sy;
   newest_ = slot;
   count_ = std::min(count_ + 1, options_.memory);
+}
+
+// B's update (their (3.2)-(3.3)); a failure (std::bad_alloc) clears the
+// memory rather than leave B half updated.
+void Lbfgs::RememberInBox(const Iterate& from, const Iterate& to) {
+  Box& b = *b_;
+  b.s = to.x - from.x;
+  b.y = to.grad_q - from.grad_q;
+  try {
+    b.bfgs.add_correction(b.s, b.y);
+  } catch (const std::exception&) {
+    ClearMemory();
+  }
 }
 
 }  // namespace qpm
