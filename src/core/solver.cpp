@@ -664,6 +664,8 @@ InnerSummary OuterLoop::SolveSubproblem() {
     if (paper_) {
       control.max_abs_z = std::min(control.max_abs_z,
                                    kappa * std::max(current_.x.lpNorm<Eigen::Infinity>(), 1.0));
+    } else {
+      control.objective_runaway_min_z = 10.0 * std::max(current_.x.lpNorm<Eigen::Infinity>(), 1.0);
     }
   }
   control.on_iteration = [this](const Iterate& x, const StepInfo& step) {

@@ -100,9 +100,12 @@ namespace {
 // limit (Options::runaway_violation_factor). ||c|| is cached (O(1)); the
 // max-norm of z is O(n), as the step itself.
 bool RanAway(const InnerControl& control, const Iterate& x) {
-  if (x.c_norm() > control.max_violation || x.f < control.min_objective) return true;
-  return control.max_abs_z < std::numeric_limits<double>::infinity() && x.x.size() &&
-         x.x.lpNorm<Eigen::Infinity>() > control.max_abs_z;
+  if (x.c_norm() > control.max_violation) return true;
+  const bool need_norm = control.max_abs_z < std::numeric_limits<double>::infinity() ||
+                         (x.f < control.min_objective && control.objective_runaway_min_z > 0.0);
+  const double z_max = need_norm && x.x.size() ? x.x.lpNorm<Eigen::Infinity>() : 0.0;
+  if (x.f < control.min_objective && z_max >= control.objective_runaway_min_z) return true;
+  return z_max > control.max_abs_z;
 }
 }  // namespace
 
