@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -225,6 +226,14 @@ Summary OuterLoop::Run(const Vector& x0) {
     const InnerSummary inner = SolveSubproblem();
     if (inner.status == InnerStatus::kRunaway) {
       if (!RestartAfterRunaway(q_start, inner)) {
+        // Runaways at a point a larger beta did not make feasible (eigmaxc:
+        // x = 0, where f = -d falls without bound): the second start of
+        // RestartForFeasibility, before the verdict.
+        if (inner.runaway_c_norm > options_.termination.constr_viol_tol &&
+            RestartForFeasibility(inner)) {
+          restarted_ = false, runaway_restarts_ = 0;
+          continue;
+        }
         return Finish(TerminationType::kDiverging,
                       "the iterates ran away: the objective seems unbounded below (||x||_inf > "
                       "diverging_iterates_tol, or f falling without bound on the feasible set)");
@@ -455,7 +464,12 @@ void OuterLoop::PrepareUnscaling() {
 }
 
 // ALGENCAN's beta_0 = 10 max(1, |f(x_0)|) / max(1, ||c(x_0)||^2 / 2), clipped:
-// the penalty term starts comparable to the objective.
+// the penalty term starts comparable to the objective. Near feasibility
+// (||c||^2 / 2 < 1) ALGENCAN's unit 1 leaves beta_0 = 10 |f(x_0)|, which
+// grows with the model's size where f sums n terms (a band of 1e5 inequality
+// rows satisfied at x_0: beta_0 = 2.8e6, inner iterations 38 times the
+// equality form's); there the unit grows as 1 / (||c||^2 / 2) up to one per
+// row, m: continuous, and ALGENCAN's value wherever ||c(x_0)||^2 / 2 >= 1.
 double OuterLoop::InitialPenalty() const {
   const MultiplierOptions& m = options_.multipliers;
   return m.penalty_init > 0.0 ? m.penalty_init : AlgencanPenalty();
@@ -463,8 +477,10 @@ double OuterLoop::InitialPenalty() const {
 
 double OuterLoop::AlgencanPenalty() const {
   const MultiplierOptions& m = options_.multipliers;
-  const double beta = 10.0 * std::max(1.0, std::abs(current_.f)) /
-                      std::max(1.0, 0.5 * current_.c_squared);
+  const double half_c2 = 0.5 * current_.c_squared;
+  const double rows = std::max(1, q_.m());
+  const double unit = half_c2 > 0.0 ? std::min(rows, 1.0 / half_c2) : rows;
+  const double beta = 10.0 * std::max(1.0, std::abs(current_.f)) / std::max(half_c2, unit);
   return std::min(std::max(beta, m.penalty_init_min), m.penalty_init_max);
 }
 

@@ -82,6 +82,12 @@ struct TrustRegionOptions {
   // which the stall monitor counts as progress).
   double collapsed_radius = 1e-8;
   long collapsed_window = 1000;
+  // A runaway (InnerStatus::kRunaway) after this many consecutive accepted
+  // steps of length max_radius (0: never): Q keeps falling along a direction
+  // at the radius cap, the sign of a merit unbounded below, which the value
+  // tests of InnerControl reach only after ~|f| / max_radius steps (eigmaxc:
+  // f falling by 1e3 a step toward the threshold -1.5e9, 760,000 steps).
+  long capped_radius_window = 1000;
   // Stalled at once when CG converged inside the region to a step with
   // |p_i| <= resolution_steps * eps_mach * |z_i| for every i: the model's
   // minimizer is within a few spacings of the doubles around z, so no representable

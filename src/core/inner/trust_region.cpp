@@ -33,7 +33,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
   bool hessian_current = false;  // W at x for this beta
   bool preconditioner_current = false;
   int rejected = 0;
-  collapsed_ = 0;
+  collapsed_ = 0, capped_ = 0;
   while (!CheckStop(control, *x, &summary)) {
     if (!hessian_current) {
       if (!q_->EvaluateHessian(*x)) {
@@ -69,6 +69,12 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
       summary.evaluation_failed = last_rejection_failed_;
       return summary;
     }
+    if (RadiusCapped(step.step_norm)) {
+      summary.status = InnerStatus::kRunaway;
+      summary.runaway_c_norm = x->c_norm();
+      summary.runaway_objective = true;
+      return summary;
+    }
     if (ReportStep(control, *x, step, &monitor, &summary) ||
         (below_resolution_ && !CheckStop(control, *x, &summary))) {
       if (summary.status == InnerStatus::kConverged) summary.status = InnerStatus::kStalled;
@@ -86,6 +92,13 @@ bool TrustRegion::RadiusCollapsed(const Iterate& x) {
   const double scale = std::max(1.0, x.x.size() ? x.x.lpNorm<Eigen::Infinity>() : 0.0);
   collapsed_ = radius_ < options_.collapsed_radius * scale ? collapsed_ + 1 : 0;
   return collapsed_ >= options_.collapsed_window;
+}
+
+// TrustRegionOptions::capped_radius_window.
+bool TrustRegion::RadiusCapped(double step_norm) {
+  if (options_.capped_radius_window <= 0) return false;
+  capped_ = step_norm >= 0.99 * options_.max_radius ? capped_ + 1 : 0;
+  return capped_ >= options_.capped_radius_window;
 }
 
 // W at the trial point about to be accepted, unless (2.4) holds there and

@@ -36,6 +36,7 @@ class TrustRegion : public InnerSolver {
  private:
   bool BelowResolution(const Vector& z) const;
   bool RadiusCollapsed(const Iterate& x);
+  bool RadiusCapped(double step_norm);
   // Computes a step from x, tries it, updates the radius. True when the step
   // was accepted (trial_ then holds the new point with derivatives).
   bool TryStep(const Iterate& x, StepInfo* step);
@@ -55,6 +56,7 @@ class TrustRegion : public InnerSolver {
   Vector step_lower_, step_upper_;  // the box of the step: l - z, u - z
   double radius_;
   long collapsed_ = 0;  // consecutive iterations with a collapsed radius (TrustRegionOptions)
+  long capped_ = 0;     // consecutive accepted steps of length max_radius
   HessianOperator hessian_;
   Preconditioner preconditioner_;
   HessianOperator apply_preconditioner_;
