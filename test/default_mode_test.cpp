@@ -197,6 +197,19 @@ BOOST_AUTO_TEST_CASE(LocalMinimumOfTheViolationIsLeftByASecondStartFromX0) {
   BOOST_TEST(std::abs(s.lambda[0] - 55.749594553886) <= 1e-6);
 }
 
+// From x0 = 0.5 both the objective's path and the violation's lead to x = 1,
+// the local minimizer of |c| (c = 2): after the second start the solve ends
+// Infeasible_Problem_Detected there, as Ipopt's "converged to a point of
+// local infeasibility", not with a stall status.
+BOOST_AUTO_TEST_CASE(LocalMinimumOfTheViolationReachedFromX0TooIsInfeasible) {
+  TestProblem p = InfeasibleTrapOnTheObjectivesPath();
+  p.x0 = Vector::Constant(1, 0.5);
+  EigenProblem problem(p);
+  const qpm::Summary s = qpm::Solve(&problem, p.x0, qpm::Options());
+  BOOST_TEST(s.termination == qpm::TerminationType::kInfeasible);
+  BOOST_TEST(std::abs(s.x[0] - 1.0) <= 1e-4);
+}
+
 // Feasible within tol, the first-order multipliers lambda + beta c carry beta
 // times the error of c; the least-squares multipliers at the same point do
 // not, and the solve ends converged with them. Fails (acceptable or stalled)
