@@ -14,7 +14,6 @@ int main() {
   SmartPtr<IpoptApplication> app = new qpm::QpmApplication();
   app->Options()->SetNumericValue("tol", 1e-9);
   app->Options()->SetStringValue("mu_strategy", "adaptive");
-  app->Options()->SetIntegerValue("print_level", 0);
   if (app->Initialize() != Solve_Succeeded) return 1;
   const ApplicationReturnStatus status = app->OptimizeTNLP(nlp);
   std::printf("status %d\n", static_cast<int>(status));
