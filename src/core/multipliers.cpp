@@ -43,37 +43,35 @@ void LeastSquaresSystem(const PenaltyFunction& q, const Iterate& it, ColumnMatri
   }
 }
 
-}  // namespace
-
-Vector LeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it, double max_abs) {
-  Vector lambda = Vector::Zero(q.m());
-  if (q.m() == 0) return lambda;
-  ColumnMatrix a;
-  Vector b;
-  LeastSquaresSystem(q, it, &a, &b);
-  if (a.rows() == 0) return lambda;
-  Eigen::LeastSquaresConjugateGradient<ColumnMatrix> solver;
-  solver.setMaxIterations(std::max(20, std::min(q.m(), 200)));
-  solver.setTolerance(1e-10);
-  solver.compute(a);
-  const Vector estimate = solver.solve(b);
-  const double size = estimate.lpNorm<Eigen::Infinity>();
-  if (std::isfinite(size) && size <= max_abs) lambda = estimate;
-  return lambda;
-}
-
-Vector AccurateLeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it,
-                                       const Vector& guess) {
-  if (q.m() == 0) return Vector::Zero(0);
+// min ||A lambda - b|| by CG on the normal equations from `guess`; `guess`
+// itself when no entry of z is free.
+Vector SolveLeastSquares(const PenaltyFunction& q, const Iterate& it, int max_iterations,
+                         double tolerance, const Vector& guess) {
   ColumnMatrix a;
   Vector b;
   LeastSquaresSystem(q, it, &a, &b);
   if (a.rows() == 0) return guess;
   Eigen::LeastSquaresConjugateGradient<ColumnMatrix> solver;
-  solver.setMaxIterations(std::max(50, std::min(2 * q.m(), 1000)));
-  solver.setTolerance(1e-15);
+  solver.setMaxIterations(max_iterations);
+  solver.setTolerance(tolerance);
   solver.compute(a);
   return solver.solveWithGuess(b, guess);
+}
+
+}  // namespace
+
+Vector LeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it, double max_abs) {
+  const Vector zero = Vector::Zero(q.m());
+  if (q.m() == 0) return zero;
+  const Vector estimate = SolveLeastSquares(q, it, std::max(20, std::min(q.m(), 200)), 1e-10, zero);
+  const double size = estimate.lpNorm<Eigen::Infinity>();
+  return std::isfinite(size) && size <= max_abs ? estimate : zero;
+}
+
+Vector AccurateLeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it,
+                                       const Vector& guess) {
+  if (q.m() == 0) return Vector::Zero(0);
+  return SolveLeastSquares(q, it, std::max(50, std::min(2 * q.m(), 1000)), 1e-15, guess);
 }
 
 void UpdateMultipliers(double beta, const Vector& c, double max_abs, Vector* lambda) {

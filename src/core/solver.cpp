@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <utility>

@@ -101,11 +101,10 @@ namespace {
 // max-norm of z is O(n), as the step itself.
 bool RanAway(const InnerControl& control, const Iterate& x) {
   if (x.c_norm() > control.max_violation) return true;
-  const bool need_norm = control.max_abs_z < std::numeric_limits<double>::infinity() ||
-                         (x.f < control.min_objective && control.objective_runaway_min_z > 0.0);
-  const double z_max = need_norm && x.x.size() ? x.x.lpNorm<Eigen::Infinity>() : 0.0;
-  if (x.f < control.min_objective && z_max >= control.objective_runaway_min_z) return true;
-  return z_max > control.max_abs_z;
+  const bool f_low = x.f < control.min_objective;
+  if (!f_low && control.max_abs_z == std::numeric_limits<double>::infinity()) return false;
+  const double z_max = x.x.size() ? x.x.lpNorm<Eigen::Infinity>() : 0.0;
+  return (f_low && z_max >= control.objective_runaway_min_z) || z_max > control.max_abs_z;
 }
 }  // namespace
 
