@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -147,6 +148,10 @@ Run SolveIpopt(double eps) {
 
 void WriteTable(const std::string& path, const std::vector<Run>& runs) {
   std::FILE* out = std::fopen(path.c_str(), "w");
+  if (!out) {
+    std::fprintf(stderr, "cannot write %s\n", path.c_str());
+    return;
+  }
   std::fprintf(out,
                "| eps | method | status | ||c(x_final)|| | f(x_final) | Q evals | grad Q evals | "
                "Hess evals | inner iter | KKT residual | KKT value reached | time [s] | paper: "
@@ -175,6 +180,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string dir = argv[1];
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error || !std::filesystem::is_directory(dir)) {
+    std::fprintf(stderr, "cannot create the directory %s: %s\n", dir.c_str(),
+                 error ? error.message().c_str() : "a file of that name exists");
+    return 2;
+  }
   const bool quick = argc > 2 && std::string(argv[2]) == "--quick";
   using T = qpm::InnerSolverType;
   const double kAdaptive = 1e20, kFixed = 0.0;

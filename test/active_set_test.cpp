@@ -195,3 +195,53 @@ BOOST_AUTO_TEST_CASE(StepStaysInTheBoxAndTheBallAndDecreasesTheModel) {
     }
   }
 }
+
+// A string over a cap: min 1/2 x.H x, H the 1D Laplacian / h^2 (x = 0 at
+// both ends), subject to x >= psi, psi(s) = 1 - 8 (s - 1/2)^2. The string
+// lies on psi over [sqrt(2)/4, 1 - sqrt(2)/4] = [0.354, 0.646] only, between
+// the tangents from the ends.
+// The step starts from x = psi, so about 70 entries on each side are wrongly
+// active. There the gradient H psi = -psi'' = 16 points out of the box, as it
+// does on the true contact set: only the entry next to each end, whose
+// neighbour is the end's 0 > psi, can tell. So the Cauchy point frees one
+// entry a side, and only steps that move the freed entries reveal the next.
+BOOST_AUTO_TEST_CASE(ProjectedGradientStepsFreeAWronglyActiveRegionInOneStep) {
+  const int n = 199;
+  const double h = 1.0 / (n + 1);
+  MatrixXd laplacian = MatrixXd::Zero(n, n);
+  Vector psi(n);
+  int free_at_solution = 0;
+  for (int i = 0; i < n; ++i) {
+    laplacian(i, i) = 2.0 / (h * h);
+    if (i > 0) laplacian(i, i - 1) = laplacian(i - 1, i) = -1.0 / (h * h);
+    const double s = (i + 1) * h;
+    psi[i] = 1.0 - 8.0 * (s - 0.5) * (s - 0.5);
+    free_at_solution += std::abs(s - 0.5) > 0.5 - std::sqrt(2.0) / 4.0;  // tangent at sqrt(2)/4
+  }
+  const Vector g = laplacian * psi;  // the gradient at x = psi
+  const Vector lower = Vector::Zero(n), upper = Vector::Constant(n, 1e20);
+  // Default options: step 1b from the third step in a row whose Cauchy point
+  // frees bounds; never with gradient_projection_after = 0.
+  struct Case { int after, streak; bool projection; };
+  for (const Case c : {Case{3, 0, false}, Case{3, 1, false}, Case{3, 2, true}, Case{0, 100, false}}) {
+    BOOST_TEST_CONTEXT("after " << c.after << ", streak " << c.streak) {
+      qpm::TrustRegionOptions options;
+      options.gradient_projection_after = c.after;
+      qpm::ActiveSetStep step(n, options);
+      Vector p(n);
+      const qpm::ActiveSetResult r = step.Solve(Dense(laplacian), g, lower, upper, 1e6, 1e-12,
+                                                10 * n, &p, nullptr, c.streak);
+      BOOST_TEST(r.cauchy_freed);
+      BOOST_TEST(r.cg.model_decrease > 0.0);
+      BOOST_TEST((p.array() >= lower.array()).all());
+      if (c.projection) {
+        BOOST_TEST(r.projected_gradient_steps > 10);
+        BOOST_TEST(r.free >= 10 * 4);  // ten times what the Cauchy point frees
+        BOOST_TEST(r.free <= free_at_solution + 2);
+      } else {
+        BOOST_TEST(r.projected_gradient_steps == 0);
+        BOOST_TEST(r.free <= 4);  // one entry a side, give or take the next
+      }
+    }
+  }
+}

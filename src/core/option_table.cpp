@@ -423,6 +423,10 @@ void AddTrustRegion(Table* t) {
       "Bounded problems: the projected search along a CG direction backtracks by this factor."));
   t->push_back(Integer(QPM_FIELD(tr.max_search_trials), AtLeast(1),
       "Bounded problems: trials of each projected search at most."));
+  t->push_back(Integer(QPM_FIELD(tr.gradient_projection_after), AtLeast(0),
+      "Bounded problems: projected-gradient steps (GPCG) after the Cauchy point, while each "
+      "frees an entry, once the Cauchy points of this many accepted steps in a row freed "
+      "bounds; 0: never."));
 }
 
 void AddLbfgs(Table* t) {

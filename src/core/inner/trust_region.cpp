@@ -33,7 +33,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
   bool hessian_current = false;  // W at x for this beta
   bool preconditioner_current = false;
   int rejected = 0;
-  collapsed_ = 0, capped_ = 0;
+  collapsed_ = 0, capped_ = 0, release_streak_ = 0;
   while (!CheckStop(control, *x, &summary)) {
     if (!hessian_current) {
       if (!q_->EvaluateHessian(*x)) {
@@ -62,6 +62,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
     }
     step.backtracks = rejected;
     rejected = 0;
+    release_streak_ = last_cauchy_freed_ ? release_streak_ + 1 : 0;
     SwapIterates(x, &trial_);
     preconditioner_current = false;
     if (RadiusCollapsed(*x)) {  // at a kink, or held back by failing trials
@@ -153,10 +154,11 @@ CgResult TrustRegion::BoundedStep(const Iterate& x, double tol, int max_iter,
                                   const HessianOperator* preconditioner) {
   step_lower_ = q_->lower() - x.x;
   step_upper_ = q_->upper() - x.x;
-  return active_set_
-      .Solve(hessian_, x.grad_q, step_lower_, step_upper_, radius_, tol, max_iter, &step_,
-             preconditioner)
-      .cg;
+  const ActiveSetResult result = active_set_.Solve(hessian_, x.grad_q, step_lower_, step_upper_,
+                                                   radius_, tol, max_iter, &step_,
+                                                   preconditioner, release_streak_);
+  last_cauchy_freed_ = result.cauchy_freed;
+  return result.cg;
 }
 
 // z + p in the box, and exactly on the bounds the step reached: z + (l - z)

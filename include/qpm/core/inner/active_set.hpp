@@ -11,6 +11,12 @@
 //    p(t) = P(-t g), P the projection on [lower, upper]: t is extrapolated or
 //    cut until ||p(t)|| <= Delta and m(p(t)) <= mu_0 g.p(t) (their (3.3)),
 //    so every bound that the path meets before t is active after one search.
+// 1b. When the Cauchy points of gradient_projection_after steps in a row
+//    (this one included) freed bounds, GPCG's projected-gradient steps
+//    p <- P(p - t grad m(p)) (More & Toraldo, SIAM J. Optim. 1(1), 1991,
+//    Sec. 5) while each frees another entry: they free a wrongly active
+//    region layer by layer at one or two products a layer, where the Cauchy
+//    point of each trust-region step frees one layer only.
 // 2. Face by face: F = the entries strictly inside the box at p. Steihaug CG
 //    on min m(p + w), w_i = 0 off F, inside the ball (their (4.2); products and
 //    preconditioner restricted to F), then a projected search
@@ -36,11 +42,14 @@ namespace qpm {
 
 struct ActiveSetResult {
   // exit: the last face's CG exit (kBoundary when no entry was left free);
-  // iterations: CG iterations over all faces; model_decrease: -m(p).
+  // iterations: CG iterations over all faces plus the projected-gradient
+  // steps (they share the budget); model_decrease: -m(p).
   CgResult cg;
   int faces = 0;          // faces on which CG ran
   int cauchy_trials = 0;  // values of t tried by the Cauchy search
   int free = 0;           // entries strictly inside the box at the step
+  int projected_gradient_steps = 0;  // step 1b
+  bool cauchy_freed = false;  // the Cauchy point freed an entry that was on a bound
 };
 
 class ActiveSetStep {
@@ -49,15 +58,24 @@ class ActiveSetStep {
 
   // p <- the step (lower <= p <= upper, ||p|| <= radius). CG stops at a face
   // residual ||(g + H p)_F|| <= tol and after max_cg_iter iterations in all.
+  // release_streak: the accepted steps in a row just before this one whose
+  // Cauchy point freed bounds (step 1b's trigger; the caller counts them).
   ActiveSetResult Solve(const HessianOperator& hessian, const Vector& g, const Vector& lower,
                         const Vector& upper, double radius, double tol, int max_cg_iter,
-                        Vector* p, const HessianOperator* preconditioner = nullptr);
+                        Vector* p, const HessianOperator* preconditioner = nullptr,
+                        int release_streak = 0);
 
   double cauchy_step() const { return t_; }  // t of the last Cauchy point
 
  private:
   // Step 1 (dcauchy): p = P(-t g) with the model's gradient and H p set.
   int CauchyPoint(const HessianOperator& hessian, const Vector& g, double radius, Vector* p);
+  // Step 1b (GPCG's projected-gradient steps); returns their number.
+  int ProjectedGradientSteps(const HessianOperator& hessian, double radius, int max_steps,
+                             Vector* p, int* free);
+  bool ProjectedGradientStep(const HessianOperator& hessian, double radius, const Vector& p,
+                             double* t);
+  bool FreedBoundsAtCauchyPoint() const;
   // P(-t g) into trial_; its norm.
   double PathPoint(double t, const Vector& g);
   // m(trial_) - m(p) (H (trial_ - p) into h_delta_), with p at trial_ - delta_.
@@ -77,6 +95,7 @@ class ActiveSetStep {
   Vector gradient_;  // g + H p, the model's gradient at p
   Vector w_;         // CG's direction on the face
   Vector trial_, delta_, h_delta_, h_trial_;
+  Vector free_previous_;  // free_ before the last projected-gradient step
   double t_ = 1.0;   // Cauchy step, kept between calls (TRON's alphac)
 };
 

@@ -57,6 +57,8 @@ class TrustRegion : public InnerSolver {
   double radius_;
   long collapsed_ = 0;  // consecutive iterations with a collapsed radius (TrustRegionOptions)
   long capped_ = 0;     // consecutive accepted steps of length max_radius
+  int release_streak_ = 0;      // consecutive accepted steps whose Cauchy point freed bounds
+  bool last_cauchy_freed_ = false;  // the last step's Cauchy point did
   HessianOperator hessian_;
   Preconditioner preconditioner_;
   HessianOperator apply_preconditioner_;
