@@ -424,8 +424,8 @@ void AddTrustRegion(Table* t) {
   t->push_back(Integer(QPM_FIELD(tr.max_search_trials), AtLeast(1),
       "Bounded problems: trials of each projected search at most."));
   t->push_back(Integer(QPM_FIELD(tr.gradient_projection_after), AtLeast(0),
-      "Bounded problems: projected-gradient steps (GPCG) after the Cauchy point, while each "
-      "frees an entry, once the Cauchy points of this many accepted steps in a row freed "
+      "Bounded problems: projected-gradient steps (GPCG) after the Cauchy point, until three "
+      "in a row free no entry, once the Cauchy points of this many accepted steps in a row freed "
       "bounds; 0: never."));
 }
 

@@ -111,8 +111,8 @@ struct TrustRegionOptions {
   // first breakpoint).
   double search_backtrack = 0.5;
   int max_search_trials = 60;
-  // GPCG's projected-gradient steps after the Cauchy point, while each frees
-  // an entry (within CG's iteration budget), at a step whose Cauchy point
+  // GPCG's projected-gradient steps after the Cauchy point, until three in a
+  // row free no entry (within CG's iteration budget), at a step whose Cauchy point
   // freed bounds as those of the gradient_projection_after - 1 accepted steps
   // before it did (0: never). Why, and why not at once: docs/algorithm.md,
   // "Freeing many bounds in one step".
