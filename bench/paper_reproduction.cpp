@@ -87,7 +87,7 @@ Run SolveQpm(const std::string& dir, const std::string& name, const std::string&
   options.mode = qpm::Mode::kPaper;  // the paper's Algorithm 1 exactly
   options.tr.preconditioner = qpm::PreconditionerKind::kNone;  // the paper's plain CG
   options.inner_solver = inner;
-  options.feasibility_tol = options.stationarity_tol = eps;
+  options.paper.feasibility_tol = options.paper.stationarity_tol = eps;
   options.tolerance_cap = tau_cap;
   options.gd.trial_step = trial;
   std::ofstream csv(dir + "/" + name + ".csv");

@@ -163,14 +163,14 @@ BOOST_AUTO_TEST_CASE(MapsIpoptTolerancesToEps0AndEps1) {
   std::string error;
   app->Options()->SetNumericValue("tol", 1e-5);
   BOOST_REQUIRE(app->ReadOptions(&o, &t, &error));
-  BOOST_TEST(o.feasibility_tol == 1e-5);
-  BOOST_TEST(o.stationarity_tol == 1e-5);
+  BOOST_TEST(o.paper.feasibility_tol == 1e-5);
+  BOOST_TEST(o.paper.stationarity_tol == 1e-5);
   BOOST_TEST(o.max_inner_iter == 10000000);  // max_iter unset: qpm_max_inner_iter
   app->Options()->SetNumericValue("constr_viol_tol", 1e-3);
   app->Options()->SetNumericValue("dual_inf_tol", 1e-4);
   BOOST_REQUIRE(app->ReadOptions(&o, &t, &error));
-  BOOST_TEST(o.feasibility_tol == 1e-3);
-  BOOST_TEST(o.stationarity_tol == 1e-4);
+  BOOST_TEST(o.paper.feasibility_tol == 1e-3);
+  BOOST_TEST(o.paper.stationarity_tol == 1e-4);
 }
 
 BOOST_AUTO_TEST_CASE(CloneKeepsOptions) {

@@ -189,7 +189,7 @@ BOOST_AUTO_TEST_CASE(LocalMinimumOfTheViolationIsLeftByASecondStartFromX0) {
   const TestProblem p = InfeasibleTrapOnTheObjectivesPath();
   EigenProblem problem(p);
   qpm::Options o;
-  o.multipliers.penalty_init = 1e-3;
+  o.penalty_init = 1e-3;
   o.multipliers.least_squares_init = false;
   const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
   BOOST_TEST(s.termination == qpm::TerminationType::kConverged);

@@ -225,7 +225,7 @@ BOOST_AUTO_TEST_CASE(SolveEndsWithMaxCpuTimeOrMaxWallTimeWhicheverPasses) {
       qpm::Options o;
       o.mode = qpm::Mode::kPaper;
       o.inner_solver = type;
-      o.stationarity_tol = 1e-300;  // no subproblem converges in time
+      o.paper.stationarity_tol = 1e-300;  // no subproblem converges in time
       SlowQuartic burns(4);
       burns.cpu_per_eval = 2e-3;
       o.max_cpu_time = 0.05;

@@ -14,6 +14,8 @@
 #include "qpm/core/option_table.hpp"
 #include "qpm/ipopt/application.hpp"
 #include "qpm/ipopt/ipopt_options.hpp"
+#include "hs071/hs071_nlp.hpp"
+#include "scratch_dir.hpp"
 
 using qpm::OptionEntry;
 using qpm::OptionType;
@@ -241,5 +243,71 @@ BOOST_AUTO_TEST_CASE(IpoptOptionsReadAreIpoptsOwn) {
   for (const qpm::IpoptOptionUse& use : qpm::IpoptOptionsRead()) {
     BOOST_TEST(Ipopt::IsValid(app->RegOptions()->GetOption(use.name)), use.name);
     BOOST_TEST(std::string(use.name).rfind("qpm_", 0) != 0u, use.name);
+  }
+}
+
+namespace {
+
+// An OptionsList that notes the name of every option read from it.
+class RecordingOptions : public Ipopt::OptionsList {
+ public:
+  using Ipopt::OptionsList::OptionsList;
+  mutable std::set<std::string> read;
+  bool GetStringValue(const std::string& tag, std::string& value,
+                      const std::string& prefix) const override {
+    read.insert(tag);
+    return OptionsList::GetStringValue(tag, value, prefix);
+  }
+  bool GetEnumValue(const std::string& tag, Ipopt::Index& value,
+                    const std::string& prefix) const override {
+    read.insert(tag);
+    return OptionsList::GetEnumValue(tag, value, prefix);
+  }
+  bool GetBoolValue(const std::string& tag, bool& value, const std::string& prefix) const override {
+    read.insert(tag);
+    return OptionsList::GetBoolValue(tag, value, prefix);
+  }
+  bool GetNumericValue(const std::string& tag, Ipopt::Number& value,
+                       const std::string& prefix) const override {
+    read.insert(tag);
+    return OptionsList::GetNumericValue(tag, value, prefix);
+  }
+  bool GetIntegerValue(const std::string& tag, Ipopt::Index& value,
+                       const std::string& prefix) const override {
+    read.insert(tag);
+    return OptionsList::GetIntegerValue(tag, value, prefix);
+  }
+};
+
+}  // namespace
+
+// IpoptOptionsRead() (the docs, `qpm -=`) against what QpmApplication reads:
+// every Ipopt option a solve reads is listed, and every listed one is read by
+// the solve or by Initialize() (the journal and option-file options).
+BOOST_AUTO_TEST_CASE(IpoptOptionsReadListsExactlyWhatASolveReads) {
+  SmartPtr<qpm::QpmApplication> registry = new qpm::QpmApplication(false);
+  SmartPtr<RecordingOptions> list = new RecordingOptions();
+  list->SetRegisteredOptions(registry->RegOptions());
+  list->SetJournalist(registry->Jnlst());
+  SmartPtr<qpm::QpmApplication> app =
+      new qpm::QpmApplication(registry->RegOptions(), GetRawPtr(list), registry->Jnlst());
+  const qpm_test::ScratchDir scratch;
+  app->Options()->SetStringValue("option_file_name", scratch.File("none.opt"));
+  app->Options()->SetStringValue("output_file", scratch.File("log.txt"));
+  app->Options()->SetIntegerValue("print_level", 0);
+  BOOST_REQUIRE(app->Initialize() == Ipopt::Solve_Succeeded);
+  const std::set<std::string> by_initialize = list->read;
+  list->read.clear();
+  SmartPtr<Ipopt::TNLP> nlp = new Hs071Nlp();
+  BOOST_REQUIRE(app->OptimizeTNLP(nlp) == Ipopt::Solve_Succeeded);
+  std::set<std::string> listed;
+  for (const qpm::IpoptOptionUse& use : qpm::IpoptOptionsRead()) listed.insert(use.name);
+  for (const std::string& name : list->read) {
+    if (name.rfind("qpm_", 0) == 0) continue;
+    BOOST_TEST(listed.count(name) == 1u, name << " is read by a solve but not listed");
+  }
+  for (const std::string& name : listed) {
+    BOOST_TEST(list->read.count(name) + by_initialize.count(name) >= 1u,
+               name << " is listed but never read");
   }
 }

@@ -65,7 +65,7 @@ BOOST_AUTO_TEST_CASE(EveryPreconditionerSolvesTheTestProblems) {
       qpm::Options o = PaperOptions();
       o.inner_solver = qpm::InnerSolverType::kTrustRegion;
       o.tr.preconditioner = kind;
-      o.feasibility_tol = o.stationarity_tol = 1e-7;
+      o.paper.feasibility_tol = o.paper.stationarity_tol = 1e-7;
       const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
       BOOST_TEST_CONTEXT(p.name << " preconditioner " << static_cast<int>(kind)) {
         BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
@@ -80,7 +80,7 @@ BOOST_AUTO_TEST_CASE(AdaptiveGrowthAndExtrapolationKeepTheAnswerAndSaveWork) {
   EigenProblem problem(p);
   qpm::Options paper = PaperOptions();
   paper.inner_solver = qpm::InnerSolverType::kTrustRegion;
-  paper.feasibility_tol = paper.stationarity_tol = 1e-7;
+  paper.paper.feasibility_tol = paper.paper.stationarity_tol = 1e-7;
   qpm::Options fast = paper;
   fast.penalty_growth_mode = qpm::PenaltyGrowthMode::kAdaptive;
   fast.extrapolate = true;

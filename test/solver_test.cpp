@@ -14,8 +14,8 @@ namespace {
 
 qpm::Options Tight(double eps) {
   qpm::Options o = PaperOptions();
-  o.feasibility_tol = eps;
-  o.stationarity_tol = eps;
+  o.paper.feasibility_tol = eps;
+  o.paper.stationarity_tol = eps;
   return o;
 }
 
@@ -57,7 +57,7 @@ BOOST_AUTO_TEST_CASE(EveryAcceptedSubproblemSatisfiesDecreaseAndTolerance) {
     const qpm::Options o = Tight(1e-6);
     const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
     BOOST_REQUIRE(s.termination == qpm::TerminationType::kConverged);
-    double beta = o.penalty_init;
+    double beta = o.PaperPenaltyInit();
     for (const qpm::OuterRecord& r : s.outer) {
       BOOST_TEST_CONTEXT(p.name << " k " << r.k) {
         BOOST_TEST(r.beta == beta, boost::test_tools::tolerance(1e-12));
@@ -138,7 +138,7 @@ BOOST_AUTO_TEST_CASE(RestartsFromX0WhenQOfTheLastSolutionExceedsQOfX0) {
   };
   const qpm::Summary s = qpm::Solve(&problem, p.x0, o, callbacks);
   BOOST_TEST_REQUIRE(s.termination == qpm::TerminationType::kConverged);
-  BOOST_TEST(std::abs(s.x[0]) <= o.feasibility_tol);
+  BOOST_TEST(std::abs(s.x[0]) <= o.paper.feasibility_tol);
   BOOST_TEST_REQUIRE(s.outer.size() >= 2u);
   const qpm::OuterRecord& first = s.outer[0];
   BOOST_TEST_REQUIRE(first.inner_status == qpm::InnerStatus::kConverged);
@@ -271,8 +271,8 @@ BOOST_AUTO_TEST_CASE(KeepsRaisingBetaAfterARoundingFloorStallWhileTheViolationFa
   EigenProblem problem(Hs7());
   qpm::Options o = Tight(1e-11);
   o.inner_solver = qpm::InnerSolverType::kTrustRegion;
-  o.acceptable_feasibility_tol = 0.0;
-  o.acceptable_stationarity_tol = 0.0;
+  o.paper.acceptable_feasibility_tol = 0.0;
+  o.paper.acceptable_stationarity_tol = 0.0;
   qpm::Options once = o;
   once.max_stalled_subproblems = 0;
   const qpm::Summary first = qpm::Solve(&problem, Hs7().x0, once);

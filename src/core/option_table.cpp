@@ -243,7 +243,9 @@ void AddRegisteredNumbers(const Options& d, Table* t) {
   t->push_back(Registered("qpm_tr_max_radius", WithSymbol("Delta_max", Number(
       QPM_FIELD(tr.max_radius), Above(0.0), "Maximum trust-region radius (assumption A2)."))));
   t->push_back(Registered("qpm_penalty_init", WithSymbol("beta0", Number(
-      QPM_FIELD(penalty_init), AtLeast(1.0), "Initial penalty parameter beta0 (>= 1)."))));
+      QPM_FIELD(penalty_init), AtLeast(0.0), "Initial penalty parameter beta0; 0: the mode's own "
+      "(1 in the paper's mode; in the default mode 10 max(1, |f(x_0)|) / max(u, ||c(x_0)||^2 / 2), "
+      "u = min(m, 2 / ||c(x_0)||^2), clipped). The paper's mode needs 0 or >= 1."))));
   t->push_back(Registered("qpm_penalty_growth", WithSymbol("alpha", Number(
       QPM_FIELD(penalty_growth), Above(1.0), "Penalty growth factor alpha (> 1)."))));
   t->push_back(Registered("qpm_tolerance_cap", WithSymbol("tau_cap", WithDetails(
@@ -294,19 +296,24 @@ void AddOuterLoop(const Options& d, Table* t) {
   t->push_back(Number(QPM_FIELD(diverging_iterates_tol), Above(0.0),
       "||z||_inf above this is a runaway, and ends the solve once the restarts are used up "
       "(Ipopt's diverging_iterates_tol; default " + Num(d.diverging_iterates_tol) + ")."));
-  t->push_back(WithSymbol("eps0", Number(QPM_FIELD(feasibility_tol), Above(0.0),
-      "Stop when ||c(x_{k+1})||_2 <= eps0 (from Ipopt's constr_viol_tol or tol).")));
-  t->push_back(WithSymbol("eps1", Number(QPM_FIELD(stationarity_tol), Above(0.0),
-      "Subproblems stop at ||grad Q(x_{k+1})||_2 <= tau(x_{k+1}), tau >= eps1 "
-      "(from Ipopt's dual_inf_tol or tol).")));
-  t->push_back(Number(QPM_FIELD(acceptable_feasibility_tol), AtLeast(0.0),
-      "A stalled solve with ||c||_2 <= this (and the next test) ends acceptable."));
-  t->push_back(Number(QPM_FIELD(acceptable_stationarity_tol), AtLeast(0.0),
-      "A stalled solve with stationarity measure <= this (and the last test) ends acceptable."));
   t->push_back(Number(QPM_FIELD(max_cpu_time), Above(0.0),
       "Seconds of process CPU time (Ipopt's max_cpu_time)."));
   t->push_back(Number(QPM_FIELD(stall_rounding), AtLeast(0.0),
       "Stall monitors count a relative decrease of Q above this as progress."));
+}
+
+// The paper's tests (PaperTolerances), mapped from Ipopt's own options.
+void AddPaperTolerances(Table* t) {
+  t->push_back(WithSymbol("eps0", Number(QPM_FIELD(paper.feasibility_tol), Above(0.0),
+      "Paper mode: stop when ||c(x_{k+1})||_2 <= eps0 (from Ipopt's constr_viol_tol or tol).")));
+  t->push_back(WithSymbol("eps1", Number(QPM_FIELD(paper.stationarity_tol), Above(0.0),
+      "Paper mode: subproblems stop at ||grad Q(x_{k+1})||_2 <= tau(x_{k+1}), tau >= eps1 "
+      "(from Ipopt's dual_inf_tol or tol).")));
+  t->push_back(Number(QPM_FIELD(paper.acceptable_feasibility_tol), AtLeast(0.0),
+      "Paper mode: a stalled solve with ||c||_2 <= this (and the next test) ends acceptable."));
+  t->push_back(Number(QPM_FIELD(paper.acceptable_stationarity_tol), AtLeast(0.0),
+      "Paper mode: a stalled solve with stationarity measure <= this (and the last test) ends "
+      "acceptable."));
 }
 
 // The default mode's multiplier estimates (MultiplierOptions) and Ipopt's
@@ -318,13 +325,10 @@ void AddMultipliers(Table* t) {
       Open(0.0, 1.0), "beta grows when ||c||_inf > this * its value before the subproblem.")));
   t->push_back(WithSymbol("gamma", Number(QPM_FIELD(multipliers.penalty_increase), Above(1.0),
       "... by this factor.")));
-  t->push_back(Number(QPM_FIELD(multipliers.penalty_init), AtLeast(0.0),
-      "beta_0 of the default mode; 0: 10 max(1, |f(x_0)|) / max(1, ||c(x_0)||^2 / 2), clipped "
-      "(qpm_penalty_init sets it when given)."));
   t->push_back(Number(QPM_FIELD(multipliers.penalty_init_min), Above(0.0),
-      "Lower clip of the automatic beta_0."));
+      "Lower clip of the default mode's automatic beta_0 (qpm_penalty_init 0)."));
   t->push_back(Number(QPM_FIELD(multipliers.penalty_init_max), Above(0.0),
-      "Upper clip of the automatic beta_0."));
+      "Upper clip of the default mode's automatic beta_0 (qpm_penalty_init 0)."));
   t->push_back(Bool(QPM_FIELD(multipliers.least_squares_init),
       "lambda_0 from the least-squares estimate at x_0 (unless warm-started).",
       "lambda_0 = 0", "least squares"));
@@ -456,6 +460,7 @@ Table BuildTable() {
   AddRegisteredChoices(defaults, &t);
   AddRegisteredNumbers(defaults, &t);
   AddOuterLoop(defaults, &t);
+  AddPaperTolerances(&t);
   AddMultipliers(&t);
   AddGradientDescent(&t);
   AddTrustRegion(&t);

@@ -49,6 +49,9 @@ bool FieldsAgree(const Options& o, std::string* why) {
     return Fail(why, Show("multipliers.penalty_init_max", o) + " must be >= " +
                          Show("multipliers.penalty_init_min", o));
   }
+  if (o.mode == Mode::kPaper && o.penalty_init > 0.0 && o.penalty_init < 1.0) {
+    return Fail(why, Show("penalty_init", o) + " must be 0 or >= 1 in the paper's mode (beta0)");
+  }
   if (!(o.tr.max_radius >= o.tr.initial_radius)) {
     return Fail(why, Show("tr.max_radius", o) + " must be >= " + Show("tr.initial_radius", o));
   }

@@ -12,9 +12,9 @@
 #include "qpm/core/inner/gradient_descent.hpp"
 #include "qpm/core/inner/lbfgs.hpp"
 #include "qpm/core/inner/trust_region.hpp"
-#include "qpm/core/multipliers.hpp"
 #include "qpm/core/penalty.hpp"
 #include "qpm/core/scaled_problem.hpp"
+#include "outer/strategies.hpp"
 
 namespace qpm {
 
@@ -116,40 +116,40 @@ class OuterLoop {
         start_cpu_(start_cpu),
         deadline_(deadline),
         q_(problem),
-        paper_(options.mode == Mode::kPaper) {}
+        method_(MakeStrategies(options, scaling, q_)) {}
 
   Summary Run(const Vector& x0);
   // The model failed where the scaling evaluates it (x_0), as Run would fail.
   Summary StartFailed(const Vector& x0);
 
  private:
+  enum class Next { kUpdate, kRestarted, kStop };  // after a verdict
+
   // Algorithm 1's steps.
+  std::optional<Summary> Refuse();
   bool Start(const Vector& x0);
   double PrepareSubproblem(int k);
   InnerSummary SolveSubproblem();
-  std::optional<Summary> Verdict(const InnerSummary& inner);
-  void UpdateMultipliers();
-  void UpdatePenalty(const InnerSummary& inner);
-  // Termination tests.
-  bool Converged(const InnerSummary& inner) const;
-  bool ConvergedWithLeastSquaresMultipliers(const InnerSummary& inner);
-  bool RestartForFeasibility(const InnerSummary& inner);
-  bool StalledAtInfeasibleStationaryPoint() const;
-  bool Acceptable() const;
-  bool AcceptableForLong();
+  Next Verdict(const InnerSummary& inner);
+  Next VerdictOnShortSubproblem(const InnerSummary& inner);
+  void UpdateMultipliersAndPenalty(const InnerSummary& inner);
+  // Tests: predicates, no state changes.
+  bool Acceptable() const { return method_.convergence->Acceptable(q_, current_); }
+  bool AcceptableForLong() const;
   bool Stuck(int k) const;
-  bool ContinueAfterStall(InnerStatus status);
-  // Extra mechanisms, each documented where it is defined.
+  bool MayContinueAfterStall(InnerStatus status) const;
+  bool MayRestartFromX0(const InnerSummary& inner) const;
+  bool StalledAtInfeasibleStationaryPoint() const;
+  double ViolationBeforeSubproblem() const;
+  // Safeguards and mechanisms beyond the paper: steps that act
+  // (docs/algorithm.md, "Beyond the paper").
+  bool RestartFromX0();
   bool RestartAfterRunaway(double q_start, const InnerSummary& inner);
-  double NextGrowth(long inner_iterations);
-  void SeedMultipliers();
-  double InitialPenalty() const;
-  double AlgencanPenalty() const;  // ALGENCAN's beta_0 at current_
+  void CountAcceptableIterate();
   void KeepLeastViolation();
   void RestoreLeastViolation();
   void RememberSolution();
   void TryExtrapolation();
-  FeasibilityTolerance Tolerance() const;
   // Reporting. The log and the callbacks get f in the user's units, as
   // Ipopt's "objective" column; ||c|| and ||grad Q|| of the problem solved.
   double UserObjective(double f) const { return scaling_ ? scaling_->UnscaleObjective(f) : f; }
@@ -159,59 +159,38 @@ class OuterLoop {
   Summary FinishEarly(const InnerSummary& inner);
   void BoundMultipliers();
 
-  struct Optimality {  // Ipopt's measures at current_ (TerminationOptions)
-    double error = 0.0;        // E, scaled by s_d
-    double dual_inf = 0.0;     // ||grad_z L - z_L + z_U||_inf, unscaled problem
-    double constr_viol = 0.0;  // ||c||_inf, unscaled problem
-  };
-  void PrepareUnscaling();
-  Optimality Measure() const;
-
   const Vector& lambda0_;  // the user's multipliers (warm start), or empty
   const ScaledProblem* scaling_;  // the problem solved is gradient-scaled (default mode), or null
-  Vector unscale_weights_;        // per entry of z: scaled -> unscaled dual infeasibility
   const Options& options_;
   const Callbacks& callbacks_;
   double start_cpu_;
   CpuDeadline deadline_;
   PenaltyFunction q_;
-  const bool paper_;  // Options::mode == kPaper: Algorithm 1 exactly
-  Iterate current_;   // x_k before a subproblem, x_{k+1} after it
-  SavedPoint x0_;     // Q(x_0) for each beta needs no callback (5.2)
-  SavedPoint start_;  // the current subproblem's start, for a runaway restart
-  SavedPoint least_;  // the outer iterate of least ||c||: a local-infeasibility stop returns it
+  Strategies method_;  // where the paper's method and the default mode differ
+  Iterate current_;    // x_k before a subproblem, x_{k+1} after it
+  SavedPoint x0_;      // Q(x_0) for each beta needs no callback (5.2)
+  SavedPoint start_;   // the current subproblem's start, for a runaway restart
+  SavedPoint least_;   // the outer iterate of least ||c||: a local-infeasibility stop returns it
   std::unique_ptr<InnerSolver> inner_;
   Summary summary_;
   long iterations_ = 0;  // inner iterations over all subproblems
   int k_ = 0;
-  int stalled_subproblems_ = 0;  // continued after a stall (ContinueAfterStall)
+  int stalled_subproblems_ = 0;    // continued after a stall
   int runaway_restarts_ = 0;
-  int feasible_runaways_ = 0;    // runaways of f with ||c|| small (default mode)
-  int acceptable_count_ = 0;     // consecutive acceptable outer iterates (default mode)
-  bool tight_ = false;           // default mode: subproblems at tau = eps1 (Stuck)
-  bool restarted_for_feasibility_ = false;  // RestartForFeasibility used (once per solve)
-  bool restarted_ = false;       // ... for the next subproblem: no lambda/beta update
-  int tight_since_ = 0;
-  double alpha_ = 0.0;           // adaptive growth factor
-  double previous_c_max_ = 0.0;  // ||c(x_k)||_inf before the subproblem (default mode)
-  Vector last_z_, previous_z_;   // extrapolation: x_{k}, x_{k-1}
+  int feasible_runaways_ = 0;      // runaways of f with ||c|| within constr_viol_tol
+  int acceptable_count_ = 0;       // consecutive acceptable outer iterates
+  int feasibility_restarts_ = 0;   // second starts from x_0 made (RestartFromX0)
+  Vector last_z_, previous_z_;     // extrapolation: x_{k}, x_{k-1}
   double last_beta_ = 0.0, previous_beta_ = 0.0;
-  Iterate spare_;                // extrapolation and restores
+  Iterate spare_;                  // extrapolation and restores
 };
 
-// Algorithm 1 (paper, Sec. 2) with the multiplier step of the default mode:
-// each subproblem starts at argmin{L(x_k), L(x_0)} (5.2), ends with (2.3)
-// and (2.4), then the verdict, then lambda and beta for the next one.
+// Algorithm 1 (paper, Sec. 2): each subproblem starts at argmin{Q(x_k),
+// Q(x_0)} (5.2), ends with (2.3) and (2.4), then the verdict, then lambda
+// and beta for the next one (method_ says how, for either mode).
 Summary OuterLoop::Run(const Vector& x0) {
-  std::string why;
   summary_.x = x0;
-  if (!options_.IsValid(&why)) return Finish(TerminationType::kInvalidOptions, why);
-  if (options_.inner_solver == InnerSolverType::kTrustRegion && !q_.has_hessian()) {
-    return Finish(TerminationType::kInvalidOptions,
-                  "the trust-region inner solver needs the Hessian of the Lagrangian, which "
-                  "the model does not provide; use lbfgs (hessian_approximation "
-                  "limited-memory)");
-  }
+  if (std::optional<Summary> refused = Refuse()) return *refused;
   if (!Start(x0)) {
     return Finish(TerminationType::kInvalidNumberAtStart,
                   "the model returned an error or a non-finite value at the start point");
@@ -225,203 +204,174 @@ Summary OuterLoop::Run(const Vector& x0) {
     start_.Save(current_);
     const InnerSummary inner = SolveSubproblem();
     if (inner.status == InnerStatus::kRunaway) {
-      if (!RestartAfterRunaway(q_start, inner)) {
-        // Runaways at a point a larger beta did not make feasible (eigmaxc:
-        // x = 0, where f = -d falls without bound): the second start of
-        // RestartForFeasibility, before the verdict.
-        if (inner.runaway_c_norm > options_.termination.constr_viol_tol &&
-            RestartForFeasibility(inner)) {
-          restarted_ = false, runaway_restarts_ = 0;
-          continue;
-        }
-        return Finish(TerminationType::kDiverging,
-                      "the iterates ran away: the objective seems unbounded below (||x||_inf > "
-                      "diverging_iterates_tol, or f falling without bound on the feasible set)");
+      if (RestartAfterRunaway(q_start, inner)) continue;
+      // Runaways at a point a larger beta did not make feasible: the second
+      // start from x_0 before the verdict.
+      if (inner.runaway_c_norm > options_.termination.constr_viol_tol &&
+          MayRestartFromX0(inner) && RestartFromX0()) {
+        runaway_restarts_ = 0;
+        continue;
       }
-      continue;
+      return Finish(TerminationType::kDiverging,
+                    "the iterates ran away: the objective seems unbounded below (||x||_inf > "
+                    "diverging_iterates_tol, or f falling without bound on the feasible set)");
     }
     Record(k_, q_start, inner);
+    method_.tolerance->Observe(summary_.outer.back(), ViolationBeforeSubproblem(), k_);
     KeepLeastViolation();
-    if (std::optional<Summary> end = Verdict(inner)) return *end;
-    if (k_ + 1 == options_.max_outer_iter) break;
-    if (std::exchange(restarted_, false)) continue;  // from x_0, lambda and beta set
+    const Next next = Verdict(inner);
+    if (next == Next::kStop) return summary_;
+    if (next == Next::kRestarted || k_ + 1 == options_.max_outer_iter) continue;
     RememberSolution();
-    UpdateMultipliers();
-    UpdatePenalty(inner);
+    UpdateMultipliersAndPenalty(inner);
   }
   return Finish(TerminationType::kMaxOuterIterations, "reached max_outer_iter");
 }
 
 Summary OuterLoop::StartFailed(const Vector& x0) {
-  std::string why;
   summary_.x = x0;
-  if (!options_.IsValid(&why)) return Finish(TerminationType::kInvalidOptions, why);
+  if (std::optional<Summary> refused = Refuse()) return *refused;
   return Finish(TerminationType::kInvalidNumberAtStart,
                 "the model returned an error or a non-finite derivative at the start point");
 }
 
-// After subproblem k: converged, ended short, acceptable for long, locally
-// infeasible, or on to the next one (nullopt).
-std::optional<Summary> OuterLoop::Verdict(const InnerSummary& inner) {
-  if (Converged(inner) || ConvergedWithLeastSquaresMultipliers(inner)) {
-    return Finish(TerminationType::kConverged,
-                  paper_ ? "||c|| <= eps0 and ||grad Q|| <= eps1"
-                         : "optimality error <= tol (Ipopt's test)");
-  }
-  if (inner.status != InnerStatus::kConverged && !ContinueAfterStall(inner.status)) {
-    if (inner.status == InnerStatus::kStalled && RestartForFeasibility(inner)) return std::nullopt;
-    if (inner.status == InnerStatus::kStalled && StalledAtInfeasibleStationaryPoint()) {
-      RestoreLeastViolation();
-      return Finish(TerminationType::kInfeasible,
-                    "stalled at a stationary point of the constraint violation, from x_0 too "
-                    "(locally infeasible)");
-    }
-    return FinishEarly(inner);
-  }
-  if (AcceptableForLong()) {
-    return Finish(TerminationType::kAcceptable,
-                  "acceptable level held for acceptable_iter outer iterations");
-  }
-  if (Stuck(k_)) {
-    if (RestartForFeasibility(inner)) return std::nullopt;
-    RestoreLeastViolation();
-    return Finish(TerminationType::kInfeasible,
-                  "||c|| stopped decreasing while beta grew: a stationary point of the "
-                  "constraint violation (locally infeasible)");
+// Options that do not fit the problem, before any evaluation.
+std::optional<Summary> OuterLoop::Refuse() {
+  std::string why;
+  if (!options_.IsValid(&why)) return Finish(TerminationType::kInvalidOptions, why);
+  if (options_.inner_solver == InnerSolverType::kTrustRegion && !q_.has_hessian()) {
+    return Finish(TerminationType::kInvalidOptions,
+                  "the trust-region inner solver needs the Hessian of the Lagrangian, which "
+                  "the model does not provide; use lbfgs (hessian_approximation "
+                  "limited-memory)");
   }
   return std::nullopt;
 }
 
-// Paper: (2.4) held and ||c||_2 <= eps0. Default: Ipopt's optimality error.
-bool OuterLoop::Converged(const InnerSummary& inner) const {
-  if (paper_) {
-    return inner.status == InnerStatus::kConverged && current_.c_norm() <= options_.feasibility_tol;
+// After subproblem k: converged, ended short, acceptable for long, locally
+// infeasible (kStop, summary_ final), restarted from x_0, or on to the
+// multiplier and penalty update.
+OuterLoop::Next OuterLoop::Verdict(const InnerSummary& inner) {
+  const ConvergenceTest& test = *method_.convergence;
+  if (test.Converged(q_, current_, inner.status) ||
+      method_.multipliers->AdoptLeastSquaresIfConverged(test, inner.status, &q_, &current_)) {
+    Finish(TerminationType::kConverged, test.converged_message());
+    return Next::kStop;
   }
-  const TerminationOptions& t = options_.termination;
-  const Optimality o = Measure();
-  return o.error <= t.tol && o.dual_inf <= t.dual_inf_tol && o.constr_viol <= t.constr_viol_tol;
+  if (inner.status != InnerStatus::kConverged) {
+    if (!MayContinueAfterStall(inner.status)) return VerdictOnShortSubproblem(inner);
+    ++stalled_subproblems_;
+  }
+  CountAcceptableIterate();
+  if (AcceptableForLong()) {
+    Finish(TerminationType::kAcceptable, "acceptable level held for acceptable_iter outer iterations");
+    return Next::kStop;
+  }
+  if (!Stuck(k_)) return Next::kUpdate;
+  if (MayRestartFromX0(inner) && RestartFromX0()) return Next::kRestarted;
+  RestoreLeastViolation();
+  Finish(TerminationType::kInfeasible,
+         "||c|| stopped decreasing while beta grew: a stationary point of the constraint "
+         "violation (locally infeasible)");
+  return Next::kStop;
 }
 
-// Default mode. At a point that passes the feasibility part of Ipopt's
-// test, the first-order multipliers y = lambda + beta c can still miss the
-// dual part: y carries beta times the rounding error of c (hs106: rows with
-// terms ~1e6, beta = 2e5, ||grad Q|| stuck near 1e-4 in that noise). The
-// least-squares multipliers at the same point carry no beta; when Ipopt's
-// test holds with them, the solve ends converged and reports them.
-bool OuterLoop::ConvergedWithLeastSquaresMultipliers(const InnerSummary& inner) {
-  if (paper_ || q_.m() == 0) return false;
-  if (current_.c.lpNorm<Eigen::Infinity>() > options_.termination.tol ||
-      Measure().constr_viol > options_.termination.constr_viol_tol) {
+// A subproblem that stopped short of (2.4) and may not go on: a second start
+// from x_0, a verdict of local infeasibility, or the end its status says.
+OuterLoop::Next OuterLoop::VerdictOnShortSubproblem(const InnerSummary& inner) {
+  const bool stalled = inner.status == InnerStatus::kStalled;
+  if (stalled && MayRestartFromX0(inner) && RestartFromX0()) return Next::kRestarted;
+  if (stalled && StalledAtInfeasibleStationaryPoint()) {
+    RestoreLeastViolation();
+    Finish(TerminationType::kInfeasible,
+           "stalled at a stationary point of the constraint violation, from x_0 too "
+           "(locally infeasible)");
+    return Next::kStop;
+  }
+  FinishEarly(inner);
+  return Next::kStop;
+}
+
+// lambda_{k+1}, then beta_{k+1} (method_).
+void OuterLoop::UpdateMultipliersAndPenalty(const InnerSummary& inner) {
+  method_.multipliers->Update(current_, &q_);
+  q_.set_beta(method_.penalty->Next(q_.beta(), current_, inner.iterations, k_));
+}
+
+// ||c|| before the subproblem just solved: at x_k, or x_0 for the first.
+double OuterLoop::ViolationBeforeSubproblem() const {
+  const size_t k = summary_.outer.size();
+  return k >= 2 ? summary_.outer[k - 2].c_norm : std::sqrt(x0_.c_squared);
+}
+
+// A stall (no progress in double precision) short of the acceptable level,
+// above the feasibility tolerance, after lowering ||c|| by more than
+// infeasibility_decrease: beta grows as after a converged subproblem
+// (docs/algorithm.md, "Stalls at the rounding floor").
+bool OuterLoop::MayContinueAfterStall(InnerStatus status) const {
+  if (status != InnerStatus::kStalled || Acceptable()) return false;
+  if (current_.c_norm() <= method_.convergence->stall_feasibility_tol()) return false;
+  if (!(current_.c_norm() < (1.0 - options_.infeasibility_decrease) * ViolationBeforeSubproblem())) {
     return false;
   }
-  const Vector first_order = q_.multipliers();
-  const Vector guess = first_order + q_.beta() * current_.c;
-  q_.SetMultipliers(AccurateLeastSquaresMultipliers(q_, current_, guess) - q_.beta() * current_.c);
-  q_.Refresh(&current_);
-  if (Converged(inner)) return true;
-  q_.SetMultipliers(first_order);
-  q_.Refresh(&current_);
-  return false;
+  return stalled_subproblems_ < options_.max_stalled_subproblems;
 }
 
-// Default mode, before a verdict of local infeasibility (Stuck, or a stall
-// short of the acceptable level): once per solve, the next subproblem
-// starts again from x_0 with lambda = 0 and the current beta. The paper's
-// return to x_0 (5.2) happens when x_0 is the better point; here x_k is
-// better but is a stationary point of the violation that a larger beta does
-// not move (J^T c = 0 with c != 0), while from x_0 a subproblem whose
-// penalty term now outweighs f follows another path, toward the feasible
-// set first, as Ipopt's restoration phase would. s365mod (LANCELOT too
-// ends there: f = 0.25, ||c||_inf = 1) reaches f = 52.14, feasible, this
-// way. A problem that is infeasible gets its verdict after the second run.
-bool OuterLoop::RestartForFeasibility(const InnerSummary& inner) {
-  if (paper_ || restarted_for_feasibility_ || inner.evaluation_failed || Acceptable()) return false;
-  restarted_for_feasibility_ = true;
-  if (!x0_.Restore(&q_, &current_)) return false;
-  // beta at most 1000 times ALGENCAN's beta_0 at x_0 (its penalty term then
-  // outweighs f there 1000-fold): the beta reached at a stationary point of
-  // the violation can be far larger (30 subproblems x10), and its rounding
-  // noise would stall the new path.
-  q_.set_beta(std::min(q_.beta(), 1e3 * AlgencanPenalty()));
-  q_.SetMultipliers(Vector::Zero(q_.m()));
-  q_.Refresh(&current_);
-  tight_ = false;
-  acceptable_count_ = 0;
-  previous_c_max_ = current_.c.size() ? current_.c.lpNorm<Eigen::Infinity>() : 0.0;
-  restarted_ = true;
-  return true;
-}
-
-// Default mode: a stall at a stationary point of the violation over the box
-// with ||c|| above constr_viol_tol, in the subproblems solved to tau = tol
-// (tight_), after the second start from x_0 (RestartForFeasibility) came back
-// to such a point: what Ipopt calls converging to a point of local
-// infeasibility. (Perturbed starts of hs063 and hs077 end so; Ipopt solves
-// them from there. Before, the status was Search_Direction_Becomes_Too_Small.)
-bool OuterLoop::StalledAtInfeasibleStationaryPoint() const {
-  if (paper_ || !restarted_for_feasibility_ || !tight_ || summary_.outer.empty()) return false;
-  const bool stationary = summary_.outer.back().violation_stationarity <=
-                          options_.infeasibility_stationarity_tol;
-  return stationary && Measure().constr_viol > options_.termination.constr_viol_tol &&
+// The second start from x_0 (docs/algorithm.md, "A second start from x_0
+// before an infeasibility verdict"), while the mode allows one.
+bool OuterLoop::MayRestartFromX0(const InnerSummary& inner) const {
+  return feasibility_restarts_ < method_.feasibility_restarts && !inner.evaluation_failed &&
          !Acceptable();
 }
 
-// Ipopt's E = max(dual_inf / s_d, constr_viol, compl / s_c) with
-// s_d = max(s_max, (||y||_1 + ||z||_1) / (m + n)) / s_max. Complementarity
-// is zero by construction: bound multipliers are nonzero only on a bound.
-OuterLoop::Optimality OuterLoop::Measure() const {
-  Optimality o;
-  const PenaltyFunction::DualMeasures d =
-      q_.Dual(current_, unscale_weights_.size() ? &unscale_weights_ : nullptr);
-  double y_l1 = 0.0;
-  for (int j = 0; j < q_.m(); ++j) {
-    y_l1 += std::abs((q_.has_multipliers() ? q_.multipliers()[j] : 0.0) + q_.beta() * current_.c[j]);
-  }
-  const double s_max = options_.termination.s_max;
-  const double count = std::max(1, q_.m() + q_.n());
-  const double s_d = std::max(s_max, (y_l1 + d.bound_multipliers_l1) / count) / s_max;
-  const double constr_viol = current_.c.size() ? current_.c.lpNorm<Eigen::Infinity>() : 0.0;
-  o.error = std::max(d.dual_inf / s_d, constr_viol);  // on the problem solved (scaled)
-  o.dual_inf = scaling_ ? d.weighted_dual_inf : d.dual_inf;
-  o.constr_viol = constr_viol;
-  if (scaling_) {
-    o.constr_viol = 0.0;
-    for (int j = 0; j < q_.m(); ++j) {
-      o.constr_viol = std::max(o.constr_viol, std::abs(current_.c[j]) / scaling_->constraint_factors()[j]);
-    }
-  }
-  return o;
+// The next subproblem starts from x_0 with lambda = 0 and the beta of
+// PenaltyUpdate::Restart; false when x_0's derivatives fail now (the
+// restart is then used up all the same).
+bool OuterLoop::RestartFromX0() {
+  ++feasibility_restarts_;
+  if (!x0_.Restore(&q_, &current_)) return false;
+  q_.set_beta(method_.penalty->Restart(q_.beta(), q_, current_));
+  method_.multipliers->Reset(&q_);
+  q_.Refresh(&current_);
+  method_.tolerance->Reset();
+  acceptable_count_ = 0;
+  return true;
 }
 
-bool OuterLoop::Acceptable() const {
-  if (paper_) {
-    return current_.c_norm() <= options_.acceptable_feasibility_tol &&
-           current_.grad_q_norm <= options_.acceptable_stationarity_tol;
+// A stall at a stationary point of the violation above the feasibility
+// tolerance, in tight subproblems, after the second start from x_0 came back
+// to such a point: local infeasibility (docs/algorithm.md, "Local infeasibility").
+bool OuterLoop::StalledAtInfeasibleStationaryPoint() const {
+  if (feasibility_restarts_ == 0 || !method_.tolerance->tight() || summary_.outer.empty()) {
+    return false;
   }
-  const TerminationOptions& t = options_.termination;
-  const Optimality o = Measure();
-  return o.error <= t.acceptable_tol && o.dual_inf <= t.acceptable_dual_inf_tol &&
-         o.constr_viol <= t.acceptable_constr_viol_tol;
+  const bool stationary = summary_.outer.back().violation_stationarity <=
+                          options_.infeasibility_stationarity_tol;
+  return stationary && method_.convergence->Violated(q_, current_) && !Acceptable();
 }
 
-// Default mode: Ipopt's acceptable_iter, counted in outer iterations.
-bool OuterLoop::AcceptableForLong() {
-  if (paper_ || options_.termination.acceptable_iter == 0) return false;
+// Ipopt's acceptable_iter, counted in outer iterations.
+void OuterLoop::CountAcceptableIterate() {
+  if (method_.convergence->acceptable_iter() == 0) return;
   acceptable_count_ = Acceptable() ? acceptable_count_ + 1 : 0;
-  return acceptable_count_ >= options_.termination.acceptable_iter;
 }
 
-// An inner solver stopped short of (2.4). A stall (no further progress in
-// double precision) at a point within the acceptable tolerances is reported
-// as such, as Ipopt's Solved_To_Acceptable_Level; a stall because every
-// trial failed to evaluate as Ipopt's Invalid_Number_Detected (default mode).
+bool OuterLoop::AcceptableForLong() const {
+  const int needed = method_.convergence->acceptable_iter();
+  return needed > 0 && acceptable_count_ >= needed;
+}
+
+// An inner solver stopped short of (2.4): a stall within the acceptable
+// tolerances ends as Ipopt's Solved_To_Acceptable_Level, a stall because
+// every trial failed to evaluate as Invalid_Number_Detected, the rest as
+// the inner status says.
 Summary OuterLoop::FinishEarly(const InnerSummary& inner) {
   const InnerStatus status = inner.status;
   if (status == InnerStatus::kStalled && Acceptable()) {
     return Finish(TerminationType::kAcceptable,
                   "stalled within the acceptable tolerances (||c|| and stationarity)");
   }
-  if (!paper_ && status == InnerStatus::kStalled && inner.evaluation_failed) {
+  if (status == InnerStatus::kStalled && inner.evaluation_failed) {
     return Finish(TerminationType::kEvaluationError,
                   "the model failed to evaluate at every trial point, down to the smallest step");
   }
@@ -431,116 +381,22 @@ Summary OuterLoop::FinishEarly(const InnerSummary& inner) {
   return Finish(type, std::string("inner solver stopped: ") + ToString(type));
 }
 
-// A subproblem that stalled short of (2.4) at a point that is not acceptable
-// but lowered ||c|| by more than infeasibility_decrease (relative; hs099
-// crept down in the 5th digit for 60 subproblems while the rounding noise of
-// grad Q grew with beta to 3e7): beta grows as after a converged one (Options::
-// max_stalled_subproblems). The stall is the rounding floor of grad Q at this
-// beta (catena: ||grad Q|| = 8e-6 > tau = 5e-6 at beta = 1e9, the Newton step
-// 6e-16 below the spacing of x's doubles), which a larger beta does not lower,
-// but ||c|| ~ ||lambda|| / beta still falls. Q did not increase (2.3), so
-// x_{k+1} is a valid start for the next subproblem; the solve can end
-// "converged" only after a subproblem that met (2.4).
-bool OuterLoop::ContinueAfterStall(InnerStatus status) {
-  if (status != InnerStatus::kStalled || Acceptable()) return false;
-  if (current_.c_norm() <= options_.feasibility_tol) return false;
-  const size_t k = summary_.outer.size();
-  const double before = k >= 2 ? summary_.outer[k - 2].c_norm : std::sqrt(x0_.c_squared);
-  if (!(current_.c_norm() < (1.0 - options_.infeasibility_decrease) * before)) return false;
-  return ++stalled_subproblems_ <= options_.max_stalled_subproblems;
-}
-
-// x_0 is projected on the bounds (the count goes to the summary) and the
-// slacks start at g(x_0) projected on the row bounds. The default mode then
-// seeds lambda and beta.
+// x_0 is projected on the bounds (the count goes to the summary), the
+// slacks start at g(x_0) projected on the row bounds, then beta_0 and
+// lambda_0 (method_).
 bool OuterLoop::Start(const Vector& x0) {
-  q_.set_max_norm_stationarity(!paper_);  // the norm of the test the solve ends on
+  q_.set_max_norm_stationarity(method_.convergence->max_norm());
   q_.Allocate(&current_);
   current_.x.head(q_.num_x()) = x0;
   summary_.start_projected = q_.Project(current_.x.head(q_.num_x()));
   if (!q_.EvaluateValues(&current_)) return false;
   q_.FitSlacks(&current_);
-  q_.set_beta(paper_ ? options_.penalty_init : InitialPenalty());
+  q_.set_beta(method_.penalty->Start(q_, current_));
   if (!q_.EvaluateDerivatives(&current_)) return false;
-  alpha_ = options_.penalty_growth;
-  if (!paper_) SeedMultipliers();
-  PrepareUnscaling();
+  method_.multipliers->Seed(lambda0_, &q_, &current_);
   x0_.Save(current_);
-  previous_c_max_ = current_.c.size() ? current_.c.lpNorm<Eigen::Infinity>() : 0.0;
   inner_ = MakeInnerSolver(options_, &q_);
   return true;
-}
-
-// Unscaled dual infeasibility from the scaled one (ScaledProblem: L~ = df L
-// with lambda~ = df lambda ./ dc): x entries divide by df, the slack entry of
-// row j multiplies by dc_j / df.
-void OuterLoop::PrepareUnscaling() {
-  if (!scaling_) return;
-  const double df = std::abs(scaling_->objective_factor());
-  unscale_weights_ = Vector::Constant(q_.n(), 1.0 / df);
-  for (int i = 0; i < q_.num_slacks(); ++i) {
-    unscale_weights_[q_.num_x() + i] = scaling_->constraint_factors()[q_.slack_row(i)] / df;
-  }
-}
-
-// ALGENCAN's beta_0 = 10 max(1, |f(x_0)|) / max(1, ||c(x_0)||^2 / 2), clipped:
-// the penalty term starts comparable to the objective. Near feasibility
-// (||c||^2 / 2 < 1) ALGENCAN's unit 1 leaves beta_0 = 10 |f(x_0)|, which
-// grows with the model's size where f sums n terms (a band of 1e5 inequality
-// rows satisfied at x_0: beta_0 = 2.8e6, inner iterations 38 times the
-// equality form's); there the unit grows as 1 / (||c||^2 / 2) up to one per
-// row, m: continuous, and ALGENCAN's value wherever ||c(x_0)||^2 / 2 >= 1.
-double OuterLoop::InitialPenalty() const {
-  const MultiplierOptions& m = options_.multipliers;
-  return m.penalty_init > 0.0 ? m.penalty_init : AlgencanPenalty();
-}
-
-double OuterLoop::AlgencanPenalty() const {
-  const MultiplierOptions& m = options_.multipliers;
-  const double half_c2 = 0.5 * current_.c_squared;
-  const double rows = std::max(1, q_.m());
-  const double unit = half_c2 > 0.0 ? std::min(rows, 1.0 / half_c2) : rows;
-  const double beta = 10.0 * std::max(1.0, std::abs(current_.f)) / std::max(half_c2, unit);
-  return std::min(std::max(beta, m.penalty_init_min), m.penalty_init_max);
-}
-
-// lambda_0: the user's (warm start) when given, else the least-squares
-// estimate (multipliers.hpp), else 0.
-void OuterLoop::SeedMultipliers() {
-  Vector lambda = Vector::Zero(q_.m());
-  if (lambda0_.size() == q_.m() && q_.m() > 0) {
-    lambda = lambda0_;
-  } else if (options_.multipliers.least_squares_init) {
-    lambda = LeastSquaresMultipliers(q_, current_, options_.multipliers.init_max);
-  }
-  q_.SetMultipliers(lambda);
-  q_.Refresh(&current_);
-}
-
-// Default mode: lambda_{k+1} = P(lambda_k + beta_k c(x_{k+1})) (ALGENCAN's
-// safeguarded first-order update); the paper's lambda stays 0.
-void OuterLoop::UpdateMultipliers() {
-  if (paper_) return;
-  Vector lambda = q_.multipliers();
-  qpm::UpdateMultipliers(q_.beta(), current_.c, options_.multipliers.max_multiplier, &lambda);
-  q_.SetMultipliers(lambda);
-}
-
-// Paper: beta *= alpha (or the adaptive alpha). Default: beta *= gamma only
-// when ||c||_inf did not fall below feasibility_decrease times its value
-// before the subproblem, so beta stays bounded on regular problems.
-void OuterLoop::UpdatePenalty(const InnerSummary& inner) {
-  if (paper_) {
-    q_.set_beta(q_.beta() * NextGrowth(inner.iterations));
-    return;
-  }
-  const double c_max = current_.c.size() ? current_.c.lpNorm<Eigen::Infinity>() : 0.0;
-  // After the first subproblem there is no earlier multiplier step to judge:
-  // x_0's violation says nothing about lambda_0 (ALGENCAN tests from k = 1).
-  if (k_ > 0 && c_max > options_.multipliers.feasibility_decrease * previous_c_max_) {
-    q_.set_beta(q_.beta() * options_.multipliers.penalty_increase);
-  }
-  previous_c_max_ = c_max;
 }
 
 // Starts subproblem k at argmin of the merit over {x_k, x_0} (eq. (5.2)),
@@ -559,16 +415,10 @@ double OuterLoop::PrepareSubproblem(int k) {
   return current_.Q(q_.beta());
 }
 
-// Local infeasibility (Options::infeasibility_window): true when the last
-// infeasibility_window subproblems together lowered ||c|| by less than
-// infeasibility_decrease (relative) AND x_{k+1} is a stationary point of
-// ||c|| over the box. The first part alone also holds while the iterates do
-// not move because the adaptive tau lets each start point pass (2.4); only
-// the second is evidence that no beta will lower ||c||. In the default mode
-// a stationary point of ||c|| is not yet a minimizer (x_0 with J^T c = 0 on
-// a maximum or saddle of ||c||): the subproblems from there on are solved
-// to tau = eps1 (tight_), where the trust region's negative curvature moves
-// off such points, and only such subproblems count toward the window.
+// Local infeasibility (Options::infeasibility_window): the last window of
+// subproblems lowered ||c|| by less than infeasibility_decrease, x_{k+1} is
+// a stationary point of ||c|| over the box, and the mode counts this window
+// (docs/algorithm.md, "Local infeasibility").
 bool OuterLoop::Stuck(int k) const {
   const int w = options_.infeasibility_window;
   if (k < w) return false;
@@ -577,49 +427,11 @@ bool OuterLoop::Stuck(int k) const {
   if (now < (1.0 - options_.infeasibility_decrease) * before) return false;
   const bool stationary =
       summary_.outer[k].violation_stationarity <= options_.infeasibility_stationarity_tol;
-  if (paper_) return stationary;
-  return stationary && tight_ && k - tight_since_ >= w;
+  return stationary && method_.tolerance->WindowCounts(k, w);
 }
 
-// tau(x) of Def. 2.1 for this subproblem. Paper: (eps0, eps1, tau_cap).
-// Default: eps0 = eps1 = tol, so tau = max(tol, ||c||), and tau = tol once the
-// solve looks stuck at a stationary point of ||c|| (Stuck). Not Ipopt's s_d
-// here: it grows with ||lambda||, and where the multipliers diverge (s365mod:
-// ||c|| stuck at 1.41 while beta grew) a tau scaled by it let every start
-// point pass unmoved. The solve still ends on Ipopt's test with s_d
-// (Converged), which a point meeting tau meets.
-FeasibilityTolerance OuterLoop::Tolerance() const {
-  if (paper_) {
-    return FeasibilityTolerance{options_.feasibility_tol, options_.stationarity_tol,
-                                options_.tolerance_cap};
-  }
-  const double tol = options_.termination.tol;
-  return FeasibilityTolerance{tol, tol, tight_ ? 0.0 : options_.tolerance_cap};
-}
-
-// alpha_k: the paper's fixed alpha, or the adaptive rule of Options.
-double OuterLoop::NextGrowth(long inner_iterations) {
-  if (options_.penalty_growth_mode == PenaltyGrowthMode::kFixed) return options_.penalty_growth;
-  if (inner_iterations <= options_.cheap_subproblem) {
-    alpha_ = std::min(2.0 * alpha_, options_.penalty_growth_max);
-  } else if (inner_iterations > Options::kCostlySubproblemFactor * options_.cheap_subproblem) {
-    alpha_ = std::max(0.5 * alpha_, options_.penalty_growth);
-  }
-  return alpha_;
-}
-
-// Also decides the default mode's tight_ (see Stuck): ||c|| not lower than
-// before the subproblem, at a stationary point of ||c||.
 void OuterLoop::KeepLeastViolation() {
-  const OuterRecord& r = summary_.outer.back();
-  const double before = summary_.outer.size() >= 2 ? summary_.outer[summary_.outer.size() - 2].c_norm
-                                                   : std::sqrt(x0_.c_squared);
-  if (!paper_ && !tight_ && r.violation_stationarity <= options_.infeasibility_stationarity_tol &&
-      !(r.c_norm < (1.0 - options_.infeasibility_decrease) * before)) {
-    tight_ = true, tight_since_ = k_;
-  }
-  if (!(current_.c_squared < least_.c_squared)) return;
-  least_.Save(current_);
+  if (current_.c_squared < least_.c_squared) least_.Save(current_);
 }
 
 // Back to the least-violation outer iterate, when it is not the current one
@@ -654,37 +466,27 @@ void OuterLoop::TryExtrapolation() {
   ++summary_.extrapolations;
 }
 
-// Runaway subproblems (Options::runaway_violation_factor). Q_beta can be
-// unbounded below in the box at small beta: on eigmaxc of the AMPL corpus the
-// trust region followed f to -7e8 with ||c|| stuck at 1.0, on ex2_1_7 to
-// -2e20 with ||c|| growing, each until the CPU limit. Each accepted inner
-// point x has f(x) <= Q_beta(x_start) - beta/2 ||c(x)||^2, and f can fall
-// without bound only as ||z|| grows: f, ||c|| or ||z|| far beyond their
-// values at the start (a factor kappa = 1e4 of their scale) is that descent,
-// whose end, if any, is not near the penalty path x(beta) -> x*.
-// Restarting from the subproblem's start with a larger beta keeps (2.3):
-// x_{k+1} = x_start does not increase Q, and the next subproblem starts at
-// argmin of Q over {x_k, x_0} (5.2) for the new beta, as any other does.
-// Default mode: f running away three times at points within constr_viol_tol
-// of feasibility, whatever beta, is an objective unbounded below on the
-// feasible set (Ipopt's Diverging_Iterates), not a penalty too weak.
+// A runaway subproblem (docs/algorithm.md, "Runaway subproblems") returns
+// its start, x_{k+1} = x_start, which keeps (2.3), and beta grows by the
+// runaway factor; false once the restarts are used up or the runaways say
+// the objective is unbounded below on the feasible set.
 bool OuterLoop::RestartAfterRunaway(double q_start, const InnerSummary& inner) {
   const bool restored = start_.Restore(&q_, &current_);  // x_{k+1} = x_k
   InnerSummary restart = inner;
-  restart.tau = Tolerance()(current_.c_norm());
+  restart.tau = method_.tolerance->Tolerance()(current_.c_norm());
   Record(k_, q_start, restart);
   if (!restored || runaway_restarts_++ >= options_.max_runaway_restarts) return false;
-  if (!paper_ && inner.runaway_objective &&
-      inner.runaway_c_norm <= options_.termination.constr_viol_tol && ++feasible_runaways_ >= 3) {
-    return false;
+  if (inner.runaway_objective && inner.runaway_c_norm <= options_.termination.constr_viol_tol) {
+    ++feasible_runaways_;
   }
-  q_.set_beta(q_.beta() * std::max(options_.runaway_penalty_factor, alpha_));
+  if (method_.runaway->Unbounded(feasible_runaways_)) return false;
+  q_.set_beta(q_.beta() * method_.penalty->runaway_factor());
   return true;
 }
 
 InnerSummary OuterLoop::SolveSubproblem() {
   InnerControl control;
-  control.tolerance = Tolerance();
+  control.tolerance = method_.tolerance->Tolerance();
   control.max_iterations = options_.max_inner_iter - iterations_;
   control.deadline = &deadline_;
   control.stall_rounding = options_.stall_rounding;
@@ -693,16 +495,7 @@ InnerSummary OuterLoop::SolveSubproblem() {
     const double kappa = options_.runaway_violation_factor;
     control.max_violation = kappa * std::max(current_.c_norm(), 1.0);
     control.min_objective = current_.f - kappa * std::max(std::abs(current_.f), 1.0);
-    // Paper mode only: in the default mode ||z|| far from the start is no
-    // sign of an unbounded merit by itself (hs099's solution has entries
-    // ~1e5 where x_0 has 0: the test restarted it 20 times); f and ||c||
-    // running away still are.
-    if (paper_) {
-      control.max_abs_z = std::min(control.max_abs_z,
-                                   kappa * std::max(current_.x.lpNorm<Eigen::Infinity>(), 1.0));
-    } else {
-      control.objective_runaway_min_z = 10.0 * std::max(current_.x.lpNorm<Eigen::Infinity>(), 1.0);
-    }
+    method_.runaway->SetLimits(current_, kappa, &control);
   }
   control.on_iteration = [this](const Iterate& x, const StepInfo& step) {
     ++iterations_;
@@ -742,7 +535,7 @@ bool OuterLoop::Notify(const Iterate& x, const StepInfo& step) {
   info.c_max = x.c.size() ? x.c.lpNorm<Eigen::Infinity>() : 0.0;
   info.grad_q_norm = x.grad_q_norm;
   info.grad_q_max = x.grad_q.size() ? x.grad_q.lpNorm<Eigen::Infinity>() : 0.0;
-  info.tau = Tolerance()(info.c_norm);
+  info.tau = method_.tolerance->Tolerance()(info.c_norm);
   info.step = step;
   return callbacks_.on_iteration(info);
 }

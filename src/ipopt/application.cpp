@@ -31,22 +31,22 @@ double NumericOr(const OptionsList& list, const char* name, double fallback) {
   return list.GetNumericValue(name, value, "") ? value : fallback;
 }
 
-// Ipopt's tolerances (max-norms there) become the paper's eps0 and eps1
-// (2-norms in qpm); each specific one is used only when the user set it.
+// The paper's mode: Ipopt's tolerances (max-norms there) become eps0 and
+// eps1 (2-norms in qpm); each specific one is used only when the user set it.
 void ReadIpoptTolerances(const OptionsList& list, qpm::Options* o) {
+  PaperTolerances& p = o->paper;
   double tol = 0.0;
   list.GetNumericValue("tol", tol, "");
-  o->feasibility_tol = NumericOr(list, "constr_viol_tol", tol);
-  o->stationarity_tol = NumericOr(list, "dual_inf_tol", tol);
+  p.feasibility_tol = NumericOr(list, "constr_viol_tol", tol);
+  p.stationarity_tol = NumericOr(list, "dual_inf_tol", tol);
   double acceptable = 1e-6;
   list.GetNumericValue("acceptable_tol", acceptable, "");
-  o->acceptable_feasibility_tol = NumericOr(list, "acceptable_constr_viol_tol", acceptable);
-  o->acceptable_stationarity_tol = NumericOr(list, "acceptable_dual_inf_tol", acceptable);
+  p.acceptable_feasibility_tol = NumericOr(list, "acceptable_constr_viol_tol", acceptable);
+  p.acceptable_stationarity_tol = NumericOr(list, "acceptable_dual_inf_tol", acceptable);
 }
 
 // The default mode's test is Ipopt's own (TerminationOptions), read as
-// Ipopt reads it: the registered defaults when the user set none. A
-// qpm_penalty_init the user set is beta_0 in either mode.
+// Ipopt reads it: the registered defaults when the user set none.
 void ReadIpoptTermination(const OptionsList& list, qpm::Options* o) {
   TerminationOptions& t = o->termination;
   list.GetNumericValue("tol", t.tol, "");
@@ -60,8 +60,6 @@ void ReadIpoptTermination(const OptionsList& list, qpm::Options* o) {
   Index iterations = t.acceptable_iter;
   list.GetIntegerValue("acceptable_iter", iterations, "");
   t.acceptable_iter = iterations;
-  double beta0 = 0.0;
-  if (list.GetNumericValue("qpm_penalty_init", beta0, "")) o->multipliers.penalty_init = beta0;
   std::string preconditioner;  // paper mode: the paper's plain CG unless the user chose one
   if (o->mode == Mode::kPaper && !list.GetStringValue("qpm_preconditioner", preconditioner, "")) {
     o->tr.preconditioner = PreconditionerKind::kNone;

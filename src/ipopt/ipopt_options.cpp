@@ -27,10 +27,14 @@ const std::vector<IpoptOptionUse>& IpoptOptionsRead() {
       {"dual_inf_tol", "default mode: Ipopt's (unscaled dual infeasibility); paper mode: eps1, "
                        "subproblems stop at ||grad Q||_2 <= tau(x), tau >= eps1 (used only when "
                        "the user sets it)"},
-      {"acceptable_tol", "acceptable_feasibility_tol and acceptable_stationarity_tol unless set "
-                         "separately: a stalled solve within them ends Solved_To_Acceptable_Level"},
-      {"acceptable_constr_viol_tol", "acceptable_feasibility_tol (used only when set)"},
-      {"acceptable_dual_inf_tol", "acceptable_stationarity_tol (used only when set)"},
+      {"acceptable_tol", "default mode: Ipopt's acceptable_tol; paper mode: "
+                         "paper.acceptable_feasibility_tol and paper.acceptable_stationarity_tol "
+                         "unless set separately: a stalled solve within them ends "
+                         "Solved_To_Acceptable_Level"},
+      {"acceptable_constr_viol_tol", "default mode: Ipopt's; paper mode: "
+                                     "paper.acceptable_feasibility_tol (used only when set)"},
+      {"acceptable_dual_inf_tol", "default mode: Ipopt's; paper mode: "
+                                  "paper.acceptable_stationarity_tol (used only when set)"},
       {"max_iter", "when set, the limit on total inner iterations in place of qpm_max_inner_iter "
                    "(Ipopt's default is not applied)"},
       {"max_cpu_time", "max_cpu_time: process CPU seconds from the call of OptimizeTNLP "

@@ -49,8 +49,8 @@ void PrintHeader(Ipopt::Journalist& jnlst, const TnlpProblem& problem, const Opt
                  o.termination.constr_viol_tol);
   } else jnlst.Printf(J_SUMMARY, J_MAIN,
                "Mode: paper; inner solver: %s; beta0 = %g, alpha = %g, eps0 = %g, eps1 = %g, tau_cap = %s\n\n",
-               ToString(o.inner_solver), o.penalty_init, o.penalty_growth, o.feasibility_tol,
-               o.stationarity_tol,
+               ToString(o.inner_solver), o.PaperPenaltyInit(), o.penalty_growth,
+               o.paper.feasibility_tol, o.paper.stationarity_tol,
                o.tolerance_cap >= 1e20 ? "inf (adaptive)"
                                        : (o.tolerance_cap == 0.0 ? "0 (fixed)" : "finite"));
   jnlst.Printf(J_ITERSUMMARY, J_MAIN,

@@ -165,9 +165,7 @@ struct MultiplierOptions {
   double feasibility_decrease = 0.5;
   // ... by this factor (ALGENCAN's gamma = 10).
   double penalty_increase = 10.0;
-  // beta_0 > 0, or 0 for ALGENCAN's rule 10 max(1, |f(x_0)|) / max(1, ||c(x_0)||^2 / 2)
-  // clipped to [penalty_init_min, penalty_init_max].
-  double penalty_init = 0.0;
+  // Clips of the automatic beta_0 (Options::penalty_init = 0).
   double penalty_init_min = 1e-8;
   double penalty_init_max = 1e8;
   // lambda_0: the least-squares estimate argmin ||P(grad_z L(z_0, lambda))||
@@ -209,13 +207,30 @@ struct ScalingOptions {
   double obj_scaling = 1.0;     // on top of s_f; nonzero (TnlpProblem applies obj_scaling_factor)
 };
 
+// The paper's tests (Mode::kPaper), in 2-norms: a solve converges when a
+// subproblem met (2.4) and ||c(x_{k+1})||_2 <= eps0; a stalled one ends
+// acceptable within the acceptable pair. The default mode reads
+// TerminationOptions instead: one tolerance set per mode.
+struct PaperTolerances {
+  double feasibility_tol = 1e-8;   // eps0
+  double stationarity_tol = 1e-8;  // eps1: (2.4) asks ||grad Q(x_{k+1})||_2 <= tau(x_{k+1}), tau >= eps1
+  double acceptable_feasibility_tol = 1e-6;   // ||c||_2 of an acceptable stall
+  double acceptable_stationarity_tol = 1e-6;  // stationarity measure of an acceptable stall
+};
+
 struct Options {
   Mode mode = Mode::kMultipliers;
   ScalingOptions scaling;
   MultiplierOptions multipliers;
-  TerminationOptions termination;
+  TerminationOptions termination;  // the default mode's tests
+  PaperTolerances paper;           // the paper's tests
   InnerSolverType inner_solver = InnerSolverType::kTrustRegion;
-  double penalty_init = 1.0;      // beta_0 >= 1 (Algorithm 1)
+  // beta_0; 0 leaves it to the mode: 1 in the paper's (Algorithm 1 asks
+  // beta_0 >= 1), ALGENCAN's rule in the default mode, clipped to
+  // [multipliers.penalty_init_min, multipliers.penalty_init_max]
+  // (docs/algorithm.md, "The default mode").
+  double penalty_init = 0.0;
+  double PaperPenaltyInit() const { return penalty_init > 0.0 ? penalty_init : 1.0; }
   double penalty_growth = 1.2;    // alpha > 1: beta_{k+1} = alpha beta_k
   // Adaptive mode: alpha_k in [penalty_growth, penalty_growth_max]; a
   // subproblem of <= cheap_subproblem inner iterations doubles it, one of
@@ -228,70 +243,31 @@ struct Options {
   // x(beta_k) from the last two solutions, linear in 1/beta, and start there
   // if it lowers Q_{beta_k} (one Q evaluation, one gradient if taken).
   bool extrapolate = false;
-  // Local infeasibility: stop with kInfeasible when both
-  //  (a) infeasibility_window consecutive subproblems (beta growing all
-  //      along) lowered ||c|| by less than the fraction
-  //      infeasibility_decrease in all, and
-  //  (b) x_{k+1} is a stationary point of the violation over the box:
-  //      ||P_T(-grad ||c||)|| = ||P_T(-J_z^T c)|| / ||c|| <= infeasibility_stationarity_tol.
-  // (a) alone is no evidence: with tau = eps1/eps0 ||c|| a start point with
-  // ||grad f + beta J^T c|| <= tau passes each subproblem unmoved until beta
-  // ||J^T c|| outgrows ||grad f|| + tau, which can take more than the window
-  // (hs090: 30 subproblems, ||c|| = 0.13 unchanged, ||grad ||c|||| ~ 1e-3).
-  // Converged subproblems give ||J_z^T c|| <= (||grad f|| + tau) / beta, so
-  // at a true stationary point of ||c|| with c != 0, which no beta leaves,
-  // (b) is reached as beta grows; away from one, beta grows until the
-  // subproblems move x. (b) is absolute in the scale of x (as Ipopt's
-  // restoration phase, which tests the stationarity of its l1 violation).
+  // Local infeasibility (docs/algorithm.md, "Local infeasibility"): stop
+  // with kInfeasible when infeasibility_window consecutive subproblems
+  // lowered ||c|| by less than the fraction infeasibility_decrease in all AND
+  // x_{k+1} is a stationary point of the violation over the box,
+  // ||P_T(-J_z^T c)|| / ||c|| <= infeasibility_stationarity_tol.
   int infeasibility_window = 30;
   double infeasibility_decrease = 0.01;
   double infeasibility_stationarity_tol = 1e-6;
-  // A subproblem that stalls (no progress in double precision) at a point
-  // outside the acceptable tolerances but with ||c|| lower than after the
-  // previous subproblem by more than the fraction infeasibility_decrease
-  // does not end the solve: beta grows and the next
-  // subproblem starts there, at most max_stalled_subproblems times per solve
-  // (0: every stall ends the solve, as before). At large beta the rounding of
-  // grad Q (~ ||Hess Q|| eps_mach ||x||) can exceed tau while ||c|| still
-  // falls ~ 1/beta. A stalled subproblem that reaches ||c|| <= eps0 ends
-  // the solve acceptable or stalled, with its point; kConverged still needs
-  // a subproblem that met (2.4).
+  // A subproblem that stalls outside the acceptable tolerances but lowered
+  // ||c|| by more than infeasibility_decrease goes on with a larger beta, at
+  // most this many times per solve (docs/algorithm.md, "Stalls at the
+  // rounding floor"; 0: every stall ends the solve).
   int max_stalled_subproblems = 100;
-  // Runaway subproblems. At small beta, Q_beta can be unbounded below in the
-  // box (f falls faster than beta/2 ||c||^2 rises: eigmaxc, ex2_1_7 of the
-  // AMPL corpus), and an inner solver that only has to lower Q follows f to
-  // -infinity, with ||c|| or ||x|| growing, until a limit ends the solve.
-  // f -> -infinity needs ||z|| -> infinity (f is continuous on bounded
-  // sets), and every accepted inner point has f(x) <= Q_beta(x_start) -
-  // beta/2 ||c(x)||^2, so f, ||c|| and ||z|| running far from the start are
-  // signs of the same descent. With kappa = runaway_violation_factor, the
-  // inner solve is abandoned at the first accepted point with
-  //   ||c(x)|| > kappa max(||c(x_start)||, 1),  or
-  //   f(x) < f(x_start) - kappa max(|f(x_start)|, 1),  or
-  //   ||z||_inf > min(kappa max(||z_start||_inf, 1), diverging_iterates_tol),
-  // x_start the point the subproblem started from (x_k, x_0 or the
-  // extrapolation). The subproblem then returns x_{k+1} = x_start (Q did
-  // not increase, so (2.3) holds) and beta grows by
-  // max(runaway_penalty_factor, alpha) instead of alpha: a larger beta
-  // makes Q_beta bounded near the feasible set (beta > 2 |negative curvature
-  // of f| / sigma_min(J)^2 for quadratic f and linear c). At most
-  // max_runaway_restarts restarts per solve (beta up by >= 1e20 in all: a
-  // false alarm, e.g. a start point far from a solution of large |x| or |f|,
-  // costs only a faster beta ramp). After them only Ipopt's test remains:
-  // ||z||_inf > diverging_iterates_tol ends the solve with kDiverging
-  // (Ipopt's Diverging_Iterates) at the subproblem's start point.
+  // Runaway subproblems (docs/algorithm.md, "Runaway subproblems"): with
+  // kappa = runaway_violation_factor, an inner solve is abandoned at the
+  // first accepted point with ||c|| > kappa max(||c(x_start)||, 1), or
+  // f < f(x_start) - kappa max(|f(x_start)|, 1), or ||z||_inf beyond its
+  // limit; x_{k+1} = x_start and beta grows by max(runaway_penalty_factor,
+  // alpha), at most max_runaway_restarts times per solve. After them
+  // ||z||_inf > diverging_iterates_tol ends the solve with kDiverging.
   double runaway_violation_factor = 1e4;  // kappa (> 1; qpm_runaway_factor)
   double runaway_penalty_factor = 10.0;   // beta <- max(this, alpha) beta on a restart
   int max_runaway_restarts = 20;          // per solve
   double diverging_iterates_tol = 1e20;   // Ipopt's diverging_iterates_tol (on ||z||_inf)
-  double feasibility_tol = 1e-8;  // eps0: stop when ||c(x_{k+1})||_2 <= eps0
-  double stationarity_tol = 1e-8; // eps1: ||grad Q(x_{k+1})||_2 <= tau(x_{k+1})
   double tolerance_cap = 1e20;    // tau_cap of Def. 2.1; >= 1e20 is +inf, 0 fixed
-  // A stalled solve ends "acceptable" (Ipopt's Solved_To_Acceptable_Level)
-  // when ||c||_2 <= acceptable_feasibility_tol and the stationarity measure
-  // <= acceptable_stationarity_tol; otherwise it ends stalled.
-  double acceptable_feasibility_tol = 1e-6;
-  double acceptable_stationarity_tol = 1e-6;
   int max_outer_iter = 500;       // outer iterations k before giving up
   long max_inner_iter = 10000000; // total inner iterations over all k
   double max_cpu_time = 1e6;      // seconds of process CPU time

@@ -2,7 +2,8 @@
 // registered entries become qpm_* Ipopt options and are read back from an
 // OptionsList, both by looping over the table. Ipopt's own options that qpm
 // reads keep their own mapping (QpmApplication::ReadOptions and friends);
-// IpoptOptionsRead() describes them for the docs and the qpm executable.
+// IpoptOptionsRead() describes them for the docs and the qpm executable, and
+// test/options_test.cpp checks it against the options a solve reads.
 #ifndef QPM_IPOPT_IPOPT_OPTIONS_HPP_
 #define QPM_IPOPT_IPOPT_OPTIONS_HPP_
 

@@ -1,0 +1,232 @@
+// The default mode as strategies (docs/algorithm.md, "The default mode"):
+// ALGENCAN's safeguarded multiplier estimates and penalty update, tau =
+// max(tol, ||c||), and Ipopt's termination test on the (scaled) problem.
+#include <algorithm>
+#include <cmath>
+
+#include "outer/strategies.hpp"
+#include "qpm/core/multipliers.hpp"
+
+namespace qpm {
+
+namespace {
+
+double MaxNorm(const Vector& v) { return v.size() ? v.lpNorm<Eigen::Infinity>() : 0.0; }
+
+// Ipopt's test (Waechter & Biegler 2006, Sec. 2.1; TerminationOptions).
+class IpoptTest : public ConvergenceTest {
+ public:
+  IpoptTest(const TerminationOptions& t, const ScaledProblem* scaling, const PenaltyFunction& q)
+      : t_(t), scaling_(scaling) {
+    if (scaling_) unscale_weights_ = UnscaleWeights(*scaling, q);
+  }
+  bool Converged(const PenaltyFunction& q, const Iterate& x, InnerStatus) const override {
+    const Optimality o = Measure(q, x);
+    return o.error <= t_.tol && o.dual_inf <= t_.dual_inf_tol && o.constr_viol <= t_.constr_viol_tol;
+  }
+  bool Acceptable(const PenaltyFunction& q, const Iterate& x) const override {
+    const Optimality o = Measure(q, x);
+    return o.error <= t_.acceptable_tol && o.dual_inf <= t_.acceptable_dual_inf_tol &&
+           o.constr_viol <= t_.acceptable_constr_viol_tol;
+  }
+  bool Violated(const PenaltyFunction& q, const Iterate& x) const override {
+    return Measure(q, x).constr_viol > t_.constr_viol_tol;
+  }
+  double stall_feasibility_tol() const override { return t_.tol; }
+  int acceptable_iter() const override { return t_.acceptable_iter; }
+  bool max_norm() const override { return true; }
+  const char* converged_message() const override {
+    return "optimality error <= tol (Ipopt's test)";
+  }
+
+ private:
+  struct Optimality {
+    double error = 0.0;        // E, scaled by s_d, of the problem solved
+    double dual_inf = 0.0;     // ||grad_z L - z_L + z_U||_inf, unscaled problem
+    double constr_viol = 0.0;  // ||c||_inf, unscaled problem
+  };
+
+  // Unscaled dual infeasibility from the scaled one (ScaledProblem: L~ = df L
+  // with lambda~ = df lambda ./ dc): x entries divide by df, the slack entry
+  // of row j multiplies by dc_j / df.
+  static Vector UnscaleWeights(const ScaledProblem& scaling, const PenaltyFunction& q) {
+    const double df = std::abs(scaling.objective_factor());
+    Vector w = Vector::Constant(q.n(), 1.0 / df);
+    for (int i = 0; i < q.num_slacks(); ++i) {
+      w[q.num_x() + i] = scaling.constraint_factors()[q.slack_row(i)] / df;
+    }
+    return w;
+  }
+
+  // E = max(dual_inf / s_d, constr_viol, compl / s_c) with s_d =
+  // max(s_max, (||y||_1 + ||z||_1) / (m + n)) / s_max. Complementarity is
+  // zero by construction: bound multipliers are nonzero only on a bound.
+  Optimality Measure(const PenaltyFunction& q, const Iterate& x) const {
+    const PenaltyFunction::DualMeasures d =
+        q.Dual(x, unscale_weights_.size() ? &unscale_weights_ : nullptr);
+    double y_l1 = 0.0;
+    for (int j = 0; j < q.m(); ++j) {
+      y_l1 += std::abs((q.has_multipliers() ? q.multipliers()[j] : 0.0) + q.beta() * x.c[j]);
+    }
+    const double count = std::max(1, q.m() + q.n());
+    const double s_d = std::max(t_.s_max, (y_l1 + d.bound_multipliers_l1) / count) / t_.s_max;
+    Optimality o;
+    o.constr_viol = MaxNorm(x.c);
+    o.error = std::max(d.dual_inf / s_d, o.constr_viol);
+    o.dual_inf = scaling_ ? d.weighted_dual_inf : d.dual_inf;
+    if (scaling_) {
+      o.constr_viol = 0.0;
+      for (int j = 0; j < q.m(); ++j) {
+        o.constr_viol = std::max(o.constr_viol, std::abs(x.c[j]) / scaling_->constraint_factors()[j]);
+      }
+    }
+    return o;
+  }
+
+  TerminationOptions t_;
+  const ScaledProblem* scaling_;
+  Vector unscale_weights_;  // per entry of z: scaled -> unscaled dual infeasibility
+};
+
+// ALGENCAN's beta_0, and beta *= gamma only when ||c||_inf did not fall
+// below feasibility_decrease times its value before the subproblem.
+class ConditionalPenalty : public PenaltyUpdate {
+ public:
+  explicit ConditionalPenalty(const Options& o) : o_(o) {}
+  double Start(const PenaltyFunction& q, const Iterate& x0) override {
+    previous_c_max_ = MaxNorm(x0.c);
+    return o_.penalty_init > 0.0 ? o_.penalty_init : Automatic(q, x0);
+  }
+  // After the first subproblem there is no earlier multiplier step to judge:
+  // x_0's violation says nothing about lambda_0 (ALGENCAN tests from k = 1).
+  double Next(double beta, const Iterate& x, long, int k) override {
+    const double c_max = MaxNorm(x.c);
+    if (k > 0 && c_max > o_.multipliers.feasibility_decrease * previous_c_max_) {
+      beta *= o_.multipliers.penalty_increase;
+    }
+    previous_c_max_ = c_max;
+    return beta;
+  }
+  // At most 1000 times beta_0's rule at x_0: the beta reached at a
+  // stationary point of the violation can be far larger, and its rounding
+  // noise would stall the new path.
+  double Restart(double beta, const PenaltyFunction& q, const Iterate& x0) override {
+    previous_c_max_ = MaxNorm(x0.c);
+    return std::min(beta, 1e3 * Automatic(q, x0));
+  }
+  double runaway_factor() const override {
+    return std::max(o_.runaway_penalty_factor, o_.penalty_growth);
+  }
+
+ private:
+  // 10 max(1, |f|) / max(u, ||c||^2 / 2), u = min(m, 2 / ||c||^2), clipped
+  // (docs/algorithm.md, "The default mode").
+  double Automatic(const PenaltyFunction& q, const Iterate& x0) const {
+    const MultiplierOptions& m = o_.multipliers;
+    const double half_c2 = 0.5 * x0.c_squared;
+    const double rows = std::max(1, q.m());
+    const double unit = half_c2 > 0.0 ? std::min(rows, 1.0 / half_c2) : rows;
+    const double beta = 10.0 * std::max(1.0, std::abs(x0.f)) / std::max(half_c2, unit);
+    return std::min(std::max(beta, m.penalty_init_min), m.penalty_init_max);
+  }
+
+  const Options& o_;
+  double previous_c_max_ = 0.0;  // ||c||_inf before the subproblem
+};
+
+// lambda_{k+1} = P(lambda_k + beta_k c(x_{k+1})), ALGENCAN's safeguarded
+// first-order update.
+class FirstOrderMultipliers : public MultiplierUpdate {
+ public:
+  explicit FirstOrderMultipliers(const Options& o) : o_(o) {}
+  // The user's lambda (warm start), else the least-squares estimate, else 0.
+  void Seed(const Vector& lambda0, PenaltyFunction* q, Iterate* x0) override {
+    Vector lambda = Vector::Zero(q->m());
+    if (lambda0.size() == q->m() && q->m() > 0) {
+      lambda = lambda0;
+    } else if (o_.multipliers.least_squares_init) {
+      lambda = LeastSquaresMultipliers(*q, *x0, o_.multipliers.init_max);
+    }
+    q->SetMultipliers(lambda);
+    q->Refresh(x0);
+  }
+  void Update(const Iterate& x, PenaltyFunction* q) override {
+    Vector lambda = q->multipliers();
+    UpdateMultipliers(q->beta(), x.c, o_.multipliers.max_multiplier, &lambda);
+    q->SetMultipliers(lambda);
+  }
+  void Reset(PenaltyFunction* q) override { q->SetMultipliers(Vector::Zero(q->m())); }
+  // docs/algorithm.md, "Multipliers at the end".
+  bool AdoptLeastSquaresIfConverged(const ConvergenceTest& test, InnerStatus status,
+                                    PenaltyFunction* q, Iterate* x) override {
+    if (q->m() == 0) return false;
+    if (MaxNorm(x->c) > o_.termination.tol || test.Violated(*q, *x)) return false;
+    const Vector first_order = q->multipliers();
+    const Vector guess = first_order + q->beta() * x->c;
+    q->SetMultipliers(AccurateLeastSquaresMultipliers(*q, *x, guess) - q->beta() * x->c);
+    q->Refresh(x);
+    if (test.Converged(*q, *x, status)) return true;
+    q->SetMultipliers(first_order);
+    q->Refresh(x);
+    return false;
+  }
+
+ private:
+  const Options& o_;
+};
+
+// tau = max(tol, ||c||) (eps0 = eps1 = tol), and tau = tol from the first
+// subproblem that ended at a stationary point of ||c|| without lowering it;
+// only such tight subproblems count toward local infeasibility
+// (docs/algorithm.md, "Local infeasibility").
+class TighteningTolerance : public SubproblemTolerance {
+ public:
+  explicit TighteningTolerance(const Options& o) : o_(o) {}
+  FeasibilityTolerance Tolerance() const override {
+    const double tol = o_.termination.tol;
+    return FeasibilityTolerance{tol, tol, tight_ ? 0.0 : o_.tolerance_cap};
+  }
+  void Observe(const OuterRecord& r, double c_before, int k) override {
+    if (!tight_ && r.violation_stationarity <= o_.infeasibility_stationarity_tol &&
+        !(r.c_norm < (1.0 - o_.infeasibility_decrease) * c_before)) {
+      tight_ = true, tight_since_ = k;
+    }
+  }
+  bool tight() const override { return tight_; }
+  bool WindowCounts(int k, int window) const override {
+    return tight_ && k - tight_since_ >= window;
+  }
+  void Reset() override { tight_ = false; }
+
+ private:
+  const Options& o_;
+  bool tight_ = false;
+  int tight_since_ = 0;  // the subproblem that made it tight
+};
+
+// ||z|| far from the start is not a runaway by itself (a solution can be
+// far from x_0); f falling counts only where ||z||_inf grew tenfold. Three
+// runaways of f at feasible points: the objective is unbounded below there.
+class DefaultRunaway : public RunawayTest {
+ public:
+  void SetLimits(const Iterate& start, double, InnerControl* control) const override {
+    control->objective_runaway_min_z = 10.0 * std::max(start.x.lpNorm<Eigen::Infinity>(), 1.0);
+  }
+  bool Unbounded(int feasible_runaways) const override { return feasible_runaways >= 3; }
+};
+
+}  // namespace
+
+Strategies DefaultStrategies(const Options& options, const ScaledProblem* scaling,
+                             const PenaltyFunction& q) {
+  Strategies s;
+  s.convergence = std::make_unique<IpoptTest>(options.termination, scaling, q);
+  s.penalty = std::make_unique<ConditionalPenalty>(options);
+  s.multipliers = std::make_unique<FirstOrderMultipliers>(options);
+  s.tolerance = std::make_unique<TighteningTolerance>(options);
+  s.runaway = std::make_unique<DefaultRunaway>();
+  s.feasibility_restarts = 1;
+  return s;
+}
+
+}  // namespace qpm
