@@ -77,16 +77,15 @@ struct TrustRegionOptions {
   // Stalled after this many consecutive accepted steps with the radius below
   // collapsed_radius * max(1, ||z||_inf) (0: never). On a smooth Q the
   // radius stays that small only where grad Q changes by ||grad Q|| over a
-  // step of 1e-8: a kink of the model (s365mod's sqrt(x^2): steps of 1e-9
-  // accepted for 10 million iterations, each lowering Q by 1e-13 of itself,
-  // which the stall monitor counts as progress).
+  // step of 1e-8: a kink of the model, where tiny accepted steps would go on
+  // for ever (docs/algorithm.md, "Stalls at the rounding floor").
   double collapsed_radius = 1e-8;
   long collapsed_window = 1000;
   // A runaway (InnerStatus::kRunaway) after this many consecutive accepted
   // steps of length max_radius (0: never): Q keeps falling along a direction
   // at the radius cap, the sign of a merit unbounded below, which the value
-  // tests of InnerControl reach only after ~|f| / max_radius steps (eigmaxc:
-  // f falling by 1e3 a step toward the threshold -1.5e9, 760,000 steps).
+  // tests of InnerControl reach only after ~|f| / max_radius steps
+  // (docs/algorithm.md, "Runaway subproblems").
   long capped_radius_window = 1000;
   // Stalled at once when CG converged inside the region to a step with
   // |p_i| <= resolution_steps * eps_mach * |z_i| for every i: the model's

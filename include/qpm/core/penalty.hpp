@@ -22,8 +22,8 @@
 // (their Lemma 3.1), so a point passing our test passes that one too. We do
 // not use ||P(z - grad Q) - z|| itself: it is capped by the distance to the
 // bounds, so with the feasibility-aware tolerance tau = eps1/eps0 ||c|| an
-// infeasible corner can pass it for every beta (hs071 from its x0: measure
-// 5.66 < tau = 12 forever while beta grows without bound).
+// infeasible corner can pass it for every beta (docs/algorithm.md,
+// "Projected inner solvers and the stationarity measure").
 //
 // Multiplier estimates (the default mode, docs/algorithm.md): with lambda
 // set (SetMultipliers), the merit is the augmented Lagrangian
@@ -90,7 +90,7 @@ class PenaltyFunction {
   // The norm of Iterate::grad_q_norm, the stationarity the inner solvers test:
   // the paper's 2-norm, or (default mode) the max-norm of Ipopt's test, so
   // that a subproblem does not chase a 2-norm that sums the rounding noise of
-  // n entries (Rosenbrock on the sphere, n = 1e5: 7465 trust-region steps).
+  // n entries (docs/algorithm.md, "The default mode").
   void set_max_norm_stationarity(bool max_norm) { max_norm_ = max_norm; }
 
   // Multiplier estimates lambda (size m, Ipopt's sign): the merit becomes the

@@ -8,9 +8,13 @@
 //     if ||c(x_{k+1})|| <= eps0: return x_{k+1}
 //     beta_{k+1} = alpha beta_k
 //
-// Feasibility is tested only at x_{k+1}, never at x_0 before the first
-// subproblem. Multipliers are returned in Ipopt's sign, lambda = beta_k c(x),
-// so that grad f + J^T lambda = grad Q_{beta_k} (the paper writes -beta c).
+// That is Options::mode kPaper exactly (2-norms, lambda = 0). The default
+// mode minimizes the augmented Lagrangian f + lambda' c + beta/2 ||c||^2
+// instead, with safeguarded multiplier estimates lambda, beta grown only
+// when ||c|| did not fall enough, and ends on Ipopt's optimality error
+// (docs/algorithm.md, "The default mode"). Either way the multipliers are
+// returned in Ipopt's sign, lambda + beta_k c(x) (lambda = 0 in the paper's
+// mode), so that grad f + J^T lambda - z_L + z_U is the stationarity residual.
 // Bounds and inequality rows enter through the slack form of penalty.hpp;
 // Q, c and the stationarity test are then those of z = (x, s) in its box.
 #ifndef QPM_CORE_SOLVER_HPP_
@@ -28,8 +32,10 @@ namespace qpm {
 
 // Each value says what Summary::x holds.
 enum class TerminationType {
-  kConverged,             // an (eps0, eps1)-KKT point: ||c|| <= eps0, ||grad Q|| <= eps1
-  kAcceptable,            // stalled at a point within the acceptable tolerances
+  kConverged,             // the mode's test holds: Ipopt's optimality error <= tol (default),
+                          // or ||c||_2 <= eps0 after (2.4) held (paper)
+  kAcceptable,            // within the acceptable tolerances: stalled there, or (default
+                          // mode) held there for acceptable_iter outer iterations
   kMaxOuterIterations,    // x_k of the last outer iteration; max_outer_iter reached
   kInfeasible,            // x_k; a stationary point of ||c|| > eps0 that beta did not leave (see Options)
   kMaxInnerIterations,    // the last accepted inner iterate; inner budget spent
@@ -38,7 +44,8 @@ enum class TerminationType {
   kStalled,               // the last accepted inner iterate; line search found no step
   kUserStop,              // the last accepted inner iterate; callback returned false
   kInvalidNumberAtStart,  // x_0; the model cannot be evaluated there
-  kEvaluationError,       // the last accepted point; W could not be evaluated there
+  kEvaluationError,       // the last accepted point; W could not be evaluated there, or no
+                          // trial point could, down to the smallest step
   kDiverging,             // x_k, the start of a subproblem whose iterates ran away after
                           // max_runaway_restarts restarts (Options::runaway_violation_factor)
   kInvalidOptions,        // x_0 unchanged; Options::IsValid failed
@@ -52,7 +59,7 @@ struct OuterRecord {
   double beta = 0.0;
   double f = 0.0;            // f(x_{k+1}), in the user's units (unscaled)
   double c_norm = 0.0;       // ||c(x_{k+1})||_2
-  double grad_q_norm = 0.0;  // ||grad Q_{beta_k}(x_{k+1})||_2
+  double grad_q_norm = 0.0;  // stationarity of Q_{beta_k} at x_{k+1}, as Summary::grad_q_norm
   double tau = 0.0;          // tau(x_{k+1})
   double violation_stationarity = 0.0;  // ||P_T(-J_z^T c)|| / ||c|| at x_{k+1}
   bool started_at_x0 = false;  // (5.2) chose x_0 over x_k
@@ -72,14 +79,15 @@ struct Summary {
   Vector x;          // see TerminationType
   Vector g;          // g(x)
   Vector c;          // c(z): g - g_l on equality rows, g - s on inequality rows
-  Vector lambda;     // beta * c, Ipopt's sign (<= 0 at an active lower row bound)
+  Vector lambda;     // lambda + beta c (paper: beta c), Ipopt's sign (<= 0 at an active lower row bound)
   Vector z_l, z_u;   // bound multipliers >= 0 (Ipopt's), from the projected gradient
   int start_projected = 0;  // entries of x_0 moved into the bounds
   int extrapolations = 0;   // subproblems started at an extrapolated point
   double f = 0.0;
   double c_norm = 0.0;       // ||c(x)||_2
   double c_max = 0.0;        // ||c(x)||_inf (Ipopt's constraint violation)
-  double grad_q_norm = 0.0;  // stationarity ||P(z - grad Q) - z||_2 (= ||grad Q|| unbounded)
+  double grad_q_norm = 0.0;  // stationarity ||P_T(-grad Q)|| (= ||grad Q|| unbounded): 2-norm
+                             // in the paper's mode, max-norm in the default mode
   double grad_q_max = 0.0;   // ||grad f + J^T lambda - z_L + z_U||_inf (Ipopt's dual inf.)
   double beta = 0.0;         // beta of the last subproblem
   int outer_iterations = 0;

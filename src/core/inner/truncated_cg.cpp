@@ -21,8 +21,8 @@ CgResult TruncatedCg::Solve(const HessianOperator& hessian, const Vector& g, dou
   r_ = g;  // r = H p + g
   CgResult result = Iterate(hessian, radius, tol, max_iter, nullptr, preconditioner, p);
   // -m(p) with H p recomputed: the recurrence for H p drifts over many CG
-  // iterations, and at large beta the drift can exceed the true decrease
-  // (seen at n = 1e4: every step rejected and the radius collapsing).
+  // iterations, and at large beta the drift can exceed the true decrease,
+  // so that every step is rejected and the radius collapses.
   if (result.iterations > 1) hessian(*p, &hp_);
   result.model_decrease = -(g.dot(*p) + 0.5 * p->dot(hp_));
   return result;

@@ -72,8 +72,8 @@ struct InnerControl {
   double max_abs_z = std::numeric_limits<double>::infinity();
   // f < min_objective counts only at points with ||z||_inf above this: f
   // can fall without bound only while z grows, and a fall by kappa |f_k|
-  // alone is no sign of it where f sums n terms from f(x_0) = 0 (an
-  // obstacle problem with n = 3e5 ended Diverging_Iterates that way).
+  // alone is no sign of it where f sums n terms from f(x_0) = 0
+  // (docs/algorithm.md, "Runaway subproblems").
   double objective_runaway_min_z = 0.0;
   // Called after each accepted step; returning false stops with kUserStop.
   std::function<bool(const Iterate&, const StepInfo&)> on_iteration;

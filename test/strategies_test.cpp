@@ -1,0 +1,173 @@
+// The outer loop's strategies (src/core/outer/strategies.hpp): each mode's
+// versions do what docs/algorithm.md says, and the tests among them change
+// nothing.
+#define BOOST_TEST_MODULE strategies
+#include <boost/test/unit_test.hpp>
+
+#include "outer/strategies.hpp"
+#include "test_problems.hpp"
+
+using namespace qpm_test;
+
+namespace {
+
+// CircleLinear at x: f, c and the derivatives evaluated, for the penalty q.
+struct Point {
+  EigenProblem problem{CircleLinear()};
+  qpm::PenaltyFunction q{&problem};
+  qpm::Iterate x;
+
+  explicit Point(const Vector& at, double beta = 1.0) {
+    q.set_beta(beta);
+    q.Allocate(&x);
+    x.x = at;
+    BOOST_REQUIRE(q.EvaluateValues(&x));
+    BOOST_REQUIRE(q.EvaluateDerivatives(&x));
+  }
+};
+
+qpm::Options PaperMode() {
+  qpm::Options o;
+  o.mode = qpm::Mode::kPaper;
+  return o;
+}
+
+qpm::InnerSummary Converged(long iterations) {
+  qpm::InnerSummary s;
+  s.iterations = iterations;
+  return s;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(PaperTestIsTwoNormFeasibilityAfterAConvergedSubproblem) {
+  qpm::Options o = PaperMode();
+  o.paper.feasibility_tol = 1e-3;
+  Point near(Vector::Constant(2, -1.0 + 1e-4));  // c = 2 (2e-4 - ...) ~ -4e-4
+  qpm::Strategies s = qpm::MakeStrategies(o, nullptr, near.q);
+  BOOST_TEST(s.convergence->Converged(near.q, near.x, qpm::InnerStatus::kConverged));
+  BOOST_TEST(!s.convergence->Converged(near.q, near.x, qpm::InnerStatus::kStalled));
+  Point far(Vector::Constant(2, -0.5));
+  BOOST_TEST(!s.convergence->Converged(far.q, far.x, qpm::InnerStatus::kConverged));
+  BOOST_TEST(!s.convergence->max_norm());
+  BOOST_TEST(s.feasibility_restarts == 0);
+}
+
+BOOST_AUTO_TEST_CASE(IpoptTestChangesNeitherPenaltyNorPoint) {
+  qpm::Options o;
+  Point p(Vector::Constant(2, -1.0 + 1e-9), 10.0);
+  qpm::Strategies s = qpm::MakeStrategies(o, nullptr, p.q);
+  const Vector grad_q = p.x.grad_q;
+  const double beta = p.q.beta();
+  const bool first = s.convergence->Converged(p.q, p.x, qpm::InnerStatus::kConverged);
+  s.convergence->Acceptable(p.q, p.x);
+  s.convergence->Violated(p.q, p.x);
+  BOOST_TEST(s.convergence->Converged(p.q, p.x, qpm::InnerStatus::kConverged) == first);
+  BOOST_TEST(p.x.grad_q == grad_q);
+  BOOST_TEST(p.q.beta() == beta);
+  BOOST_TEST(s.convergence->max_norm());
+  BOOST_TEST(s.feasibility_restarts == 1);
+}
+
+BOOST_AUTO_TEST_CASE(PaperPenaltyStartsAtOneAndGrowsByAlpha) {
+  qpm::Options o = PaperMode();
+  Point p(Vector::Constant(2, -0.5));
+  qpm::Strategies s = qpm::MakeStrategies(o, nullptr, p.q);
+  BOOST_TEST(s.penalty->Start(p.q, p.x) == 1.0);
+  BOOST_TEST(s.penalty->Next(3.0, p.x, 100, 0) == 3.0 * o.penalty_growth);
+  BOOST_TEST(s.penalty->runaway_factor() == o.runaway_penalty_factor);
+  o.penalty_init = 5.0;
+  qpm::Strategies set = qpm::MakeStrategies(o, nullptr, p.q);
+  BOOST_TEST(set.penalty->Start(p.q, p.x) == 5.0);
+}
+
+BOOST_AUTO_TEST_CASE(AdaptiveGrowthDoublesAfterCheapSubproblemsWithinItsCap) {
+  qpm::Options o = PaperMode();
+  o.penalty_growth_mode = qpm::PenaltyGrowthMode::kAdaptive;
+  o.penalty_growth_max = 3.0;
+  Point p(Vector::Constant(2, -0.5));
+  qpm::Strategies s = qpm::MakeStrategies(o, nullptr, p.q);
+  const long cheap = o.cheap_subproblem;
+  BOOST_TEST(s.penalty->Next(1.0, p.x, cheap, 0) == 2.0 * o.penalty_growth);
+  BOOST_TEST(s.penalty->Next(1.0, p.x, cheap, 1) == 3.0);  // capped
+  const long costly = qpm::Options::kCostlySubproblemFactor * cheap + 1;
+  BOOST_TEST(s.penalty->Next(1.0, p.x, costly, 2) == 1.5);
+}
+
+BOOST_AUTO_TEST_CASE(DefaultPenaltyGrowsOnlyWhenTheViolationDidNotHalve) {
+  qpm::Options o;
+  Point start(Vector::Constant(2, -0.5));        // ||c||_inf = 1.5
+  Point stuck(Vector::Constant(2, -0.7));        // ||c||_inf = 1.02
+  Point halved(Vector::Constant(2, -0.9));       // ||c||_inf = 0.38 < 0.5 * 1.02
+  qpm::Strategies s = qpm::MakeStrategies(o, nullptr, start.q);
+  const double beta0 = s.penalty->Start(start.q, start.x);
+  BOOST_TEST(beta0 > 0.0);
+  BOOST_TEST(s.penalty->Next(2.0, stuck.x, 5, 0) == 2.0);  // k = 0: lambda_0 not judged
+  BOOST_TEST(s.penalty->Next(2.0, halved.x, 5, 1) == 2.0);
+  BOOST_TEST(s.penalty->Next(2.0, stuck.x, 5, 2) == 2.0 * o.multipliers.penalty_increase);
+  BOOST_TEST(s.penalty->Restart(1e30, start.q, start.x) == 1e3 * beta0);
+}
+
+BOOST_AUTO_TEST_CASE(DefaultToleranceTightensAtAStationaryPointThatDidNotLowerTheViolation) {
+  qpm::Options o;
+  Point p(Vector::Constant(2, -0.5));
+  qpm::Strategies s = qpm::MakeStrategies(o, nullptr, p.q);
+  BOOST_TEST(s.tolerance->Tolerance()(1.0) == 1.0);  // max(tol, ||c||)
+  qpm::OuterRecord moving;
+  moving.c_norm = 0.5, moving.violation_stationarity = 1.0;
+  s.tolerance->Observe(moving, 1.0, 3);
+  BOOST_TEST(!s.tolerance->tight());
+  qpm::OuterRecord stationary;
+  stationary.c_norm = 1.0, stationary.violation_stationarity = 0.0;
+  s.tolerance->Observe(stationary, 1.0, 4);
+  BOOST_TEST(s.tolerance->tight());
+  BOOST_TEST(s.tolerance->Tolerance()(1.0) == o.termination.tol);
+  BOOST_TEST(!s.tolerance->WindowCounts(4 + o.infeasibility_window - 1, o.infeasibility_window));
+  BOOST_TEST(s.tolerance->WindowCounts(4 + o.infeasibility_window, o.infeasibility_window));
+  s.tolerance->Reset();
+  BOOST_TEST(!s.tolerance->tight());
+}
+
+BOOST_AUTO_TEST_CASE(PaperToleranceIsDefinitionTwoPointOneAndNeverTightens) {
+  qpm::Options o = PaperMode();
+  o.paper.feasibility_tol = 1e-4, o.paper.stationarity_tol = 1e-6;
+  Point p(Vector::Constant(2, -0.5));
+  qpm::Strategies s = qpm::MakeStrategies(o, nullptr, p.q);
+  BOOST_TEST(s.tolerance->Tolerance()(1.0) == 1e-2, boost::test_tools::tolerance(1e-12));
+  qpm::OuterRecord stationary;
+  stationary.c_norm = 1.0;
+  s.tolerance->Observe(stationary, 1.0, 0);
+  BOOST_TEST(!s.tolerance->tight());
+  BOOST_TEST(s.tolerance->WindowCounts(0, o.infeasibility_window));
+}
+
+BOOST_AUTO_TEST_CASE(OnlyTheDefaultModeCallsFeasibleRunawaysUnbounded) {
+  Point p(Vector::Constant(2, -0.5));
+  qpm::Strategies paper = qpm::MakeStrategies(PaperMode(), nullptr, p.q);
+  qpm::Strategies standard = qpm::MakeStrategies(qpm::Options(), nullptr, p.q);
+  BOOST_TEST(!paper.runaway->Unbounded(1000));
+  BOOST_TEST(!standard.runaway->Unbounded(2));
+  BOOST_TEST(standard.runaway->Unbounded(3));
+  qpm::InnerControl control;
+  paper.runaway->SetLimits(p.x, 1e4, &control);
+  BOOST_TEST(control.max_abs_z == 1e4);  // kappa max(||z_start||_inf, 1)
+  qpm::InnerControl other;
+  standard.runaway->SetLimits(p.x, 1e4, &other);
+  BOOST_TEST(other.objective_runaway_min_z == 10.0);
+  BOOST_TEST(std::isinf(other.max_abs_z));
+}
+
+BOOST_AUTO_TEST_CASE(MultipliersAreZeroInThePapersModeAndSeededInTheDefault) {
+  Point paper(Vector::Constant(2, -0.5));
+  qpm::Strategies s = qpm::MakeStrategies(PaperMode(), nullptr, paper.q);
+  s.multipliers->Seed(Vector(), &paper.q, &paper.x);
+  BOOST_TEST(!paper.q.has_multipliers());
+  Point standard(Vector::Constant(2, -0.5));
+  qpm::Strategies d = qpm::MakeStrategies(qpm::Options(), nullptr, standard.q);
+  d.multipliers->Seed(Vector::Constant(1, 0.25), &standard.q, &standard.x);
+  BOOST_TEST(standard.q.multipliers()[0] == 0.25);
+  d.multipliers->Update(standard.x, &standard.q);  // lambda + beta c
+  BOOST_TEST(standard.q.multipliers()[0] == 0.25 + standard.x.c[0]);
+  d.multipliers->Reset(&standard.q);
+  BOOST_TEST(standard.q.multipliers()[0] == 0.0);
+}
