@@ -19,6 +19,14 @@ echo "== install and build an Ipopt program against the installed qpm"
 rm -rf "$prefix"
 meson install -C "$build" >/dev/null
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+echo "== the installed headers are the public API, each one compiles on its own"
+[ ! -e "$prefix/include/qpm/core/inner" ] || { echo "inner-solver headers were installed"; exit 1; }
+for header in $(cd "$prefix/include" && find qpm -name '*.hpp' | sort); do
+  case "$header" in qpm/ampl/*) flags="$(pkg-config --cflags qpm-ampl)" ;; *) flags="$(pkg-config --cflags qpm)" ;; esac
+  echo "#include <$header>" | c++ -std=c++17 -fsyntax-only -x c++ - $flags ||
+    { echo "installed $header does not compile alone against the installed prefix"; exit 1; }
+done
+echo "$(cd "$prefix/include" && find qpm -name '*.hpp' | wc -l) public headers"
 c++ -std=c++17 -O2 -o "$build/consumer" examples/ipopt_swap/with_qpm.cpp \
   -Iexamples/ipopt_swap $(pkg-config --cflags --libs qpm)
 qpm_line=$(LD_LIBRARY_PATH="$prefix/lib" "$build/consumer" | grep '^solution')

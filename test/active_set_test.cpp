@@ -5,8 +5,8 @@
 
 #include <Eigen/Dense>
 
-#include "qpm/core/inner/active_set.hpp"
-#include "qpm/core/inner/trust_region.hpp"
+#include "core/inner/active_set.hpp"
+#include "core/inner/trust_region.hpp"
 #include "status_print.hpp"
 
 using qpm::Vector;

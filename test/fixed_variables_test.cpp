@@ -3,7 +3,7 @@
 
 #include <limits>
 
-#include "qpm/core/fixed_variables.hpp"
+#include "core/fixed_variables.hpp"
 #include "qpm/core/solver.hpp"
 #include "status_print.hpp"
 #include "test_problems.hpp"

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "qpm/core/inner/gradient_descent.hpp"
+#include "core/inner/gradient_descent.hpp"
 #include "status_print.hpp"
 #include "test_problems.hpp"
 

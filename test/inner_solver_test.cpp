@@ -6,10 +6,10 @@
 #include <thread>
 #include <vector>
 
-#include "qpm/core/inner/gradient_descent.hpp"
-#include "qpm/core/inner/inner_solver.hpp"
-#include "qpm/core/inner/lbfgs.hpp"
-#include "qpm/core/inner/trust_region.hpp"
+#include "core/inner/gradient_descent.hpp"
+#include "core/inner/inner_solver.hpp"
+#include "core/inner/lbfgs.hpp"
+#include "core/inner/trust_region.hpp"
 #include "qpm/core/solver.hpp"
 #include "status_print.hpp"
 

@@ -7,7 +7,7 @@
 
 #include <Eigen/Dense>
 
-#include "qpm/core/inner/lbfgs.hpp"
+#include "core/inner/lbfgs.hpp"
 #include "status_print.hpp"
 
 // The two-loop recursion against the matrix it stands for: H built densely

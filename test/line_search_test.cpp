@@ -7,8 +7,8 @@
 #include <limits>
 #include <vector>
 
-#include "qpm/core/inner/line_search.hpp"
-#include "qpm/core/penalty.hpp"
+#include "core/inner/line_search.hpp"
+#include "core/penalty.hpp"
 
 // The Armijo line search of inner/line_search.hpp on unconstrained models
 // (Q = f), each trial's point recorded by the model.

@@ -13,7 +13,7 @@
 
 #include "qpm/core/option_table.hpp"
 #include "qpm/ipopt/application.hpp"
-#include "qpm/ipopt/ipopt_options.hpp"
+#include "ipopt/ipopt_options.hpp"
 #include "hs071/hs071_nlp.hpp"
 #include "scratch_dir.hpp"
 

@@ -1,7 +1,7 @@
 #define BOOST_TEST_MODULE penalty
 #include <boost/test/unit_test.hpp>
 
-#include "qpm/core/penalty.hpp"
+#include "core/penalty.hpp"
 #include "test_problems.hpp"
 
 using namespace qpm_test;

@@ -1,7 +1,7 @@
 #define BOOST_TEST_MODULE preconditioner
 #include <boost/test/unit_test.hpp>
 
-#include "qpm/core/inner/preconditioner.hpp"
+#include "core/inner/preconditioner.hpp"
 #include "qpm/core/solver.hpp"
 #include "status_print.hpp"
 #include "test_problems.hpp"

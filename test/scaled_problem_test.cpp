@@ -7,7 +7,7 @@
 
 #include <Eigen/Dense>
 
-#include "qpm/core/scaled_problem.hpp"
+#include "core/scaled_problem.hpp"
 
 namespace tt = boost::test_tools;
 using qpm::Vector;

@@ -11,7 +11,7 @@
 
 #include <IpReturnCodes.hpp>
 
-#include "qpm/core/inner/inner_solver.hpp"
+#include "qpm/core/inner_status.hpp"
 #include "qpm/core/solver.hpp"
 #include "qpm/ipopt/compare.hpp"
 

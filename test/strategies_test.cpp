@@ -4,7 +4,7 @@
 #define BOOST_TEST_MODULE strategies
 #include <boost/test/unit_test.hpp>
 
-#include "outer/strategies.hpp"
+#include "core/outer/strategies.hpp"
 #include "test_problems.hpp"
 
 using namespace qpm_test;

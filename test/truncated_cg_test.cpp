@@ -5,7 +5,7 @@
 
 #include <Eigen/Dense>
 
-#include "qpm/core/inner/truncated_cg.hpp"
+#include "core/inner/truncated_cg.hpp"
 
 using qpm::Vector;
 using Eigen::MatrixXd;

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
-#include "qpm/core/inner/lbfgs.hpp"
-#include "qpm/core/inner/trust_region.hpp"
+#include "core/inner/lbfgs.hpp"
+#include "core/inner/trust_region.hpp"
 #include "status_print.hpp"
 #include "test_problems.hpp"
 

@@ -30,7 +30,7 @@
 #include "qpm/ampl/ampl_tnlp.hpp"
 #include "qpm/core/option_table.hpp"
 #include "qpm/ipopt/application.hpp"
-#include "qpm/ipopt/ipopt_options.hpp"
+#include "ipopt/ipopt_options.hpp"
 
 namespace {
 
@@ -98,7 +98,7 @@ bool ParseCommandLine(int argc, char** argv, CommandLine* cl, std::string* error
 }
 
 // The listings below come from the option tables (qpm/core/option_table.hpp,
-// qpm/ipopt/ipopt_options.hpp); `defaults` holds the qpm_* values this
+// src/ipopt/ipopt_options.hpp); `defaults` holds the qpm_* values this
 // executable solves with when no option is given.
 struct Listing {
   SmartPtr<Ipopt::IpoptApplication> app;

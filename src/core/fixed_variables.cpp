@@ -1,4 +1,4 @@
-#include "qpm/core/fixed_variables.hpp"
+#include "core/fixed_variables.hpp"
 
 #include <algorithm>
 

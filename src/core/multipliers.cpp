@@ -1,4 +1,4 @@
-#include "qpm/core/multipliers.hpp"
+#include "core/multipliers.hpp"
 
 #include <algorithm>
 #include <cmath>

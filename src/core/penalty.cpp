@@ -1,4 +1,4 @@
-#include "qpm/core/penalty.hpp"
+#include "core/penalty.hpp"
 
 #include <algorithm>
 

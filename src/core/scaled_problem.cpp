@@ -1,4 +1,4 @@
-#include "qpm/core/scaled_problem.hpp"
+#include "core/scaled_problem.hpp"
 
 #include <algorithm>
 #include <cmath>

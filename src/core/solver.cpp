@@ -8,13 +8,13 @@
 #include <optional>
 #include <utility>
 
-#include "qpm/core/fixed_variables.hpp"
-#include "qpm/core/inner/gradient_descent.hpp"
-#include "qpm/core/inner/lbfgs.hpp"
-#include "qpm/core/inner/trust_region.hpp"
-#include "qpm/core/penalty.hpp"
-#include "qpm/core/scaled_problem.hpp"
-#include "outer/strategies.hpp"
+#include "core/fixed_variables.hpp"
+#include "core/inner/gradient_descent.hpp"
+#include "core/inner/lbfgs.hpp"
+#include "core/inner/trust_region.hpp"
+#include "core/penalty.hpp"
+#include "core/scaled_problem.hpp"
+#include "core/outer/strategies.hpp"
 
 namespace qpm {
 

@@ -11,9 +11,9 @@
 #include <IpOptionsList.hpp>
 #include <IpRegOptions.hpp>
 
-#include "qpm/core/inner/inner_solver.hpp"
+#include "core/inner/inner_solver.hpp"
 #include "qpm/core/option_table.hpp"
-#include "qpm/ipopt/ipopt_options.hpp"
+#include "ipopt/ipopt_options.hpp"
 #include "solve_log.hpp"
 #include "statistics_shim.hpp"
 

@@ -1,4 +1,4 @@
-#include "qpm/ipopt/ipopt_options.hpp"
+#include "ipopt/ipopt_options.hpp"
 
 #include <string>
 

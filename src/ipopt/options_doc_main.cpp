@@ -11,7 +11,7 @@
 #include <IpRegOptions.hpp>
 
 #include "qpm/core/option_table.hpp"
-#include "qpm/ipopt/ipopt_options.hpp"
+#include "ipopt/ipopt_options.hpp"
 
 namespace {
 

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "qpm/core/inner/inner_solver.hpp"
+#include "qpm/core/inner_status.hpp"
 #include "qpm/core/options.hpp"
 #include "qpm/core/problem.hpp"
 

@@ -1,4 +1,4 @@
-#include "qpm/core/inner/active_set.hpp"
+#include "core/inner/active_set.hpp"
 
 #include <algorithm>
 #include <cmath>

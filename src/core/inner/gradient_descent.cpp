@@ -1,4 +1,4 @@
-#include "qpm/core/inner/gradient_descent.hpp"
+#include "core/inner/gradient_descent.hpp"
 
 namespace qpm {
 

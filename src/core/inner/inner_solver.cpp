@@ -1,6 +1,6 @@
 // Shared steps of the inner solvers (inner_solver.hpp): stopping tests,
 // step reporting, the stall monitor, clocks and deadlines.
-#include "qpm/core/inner/inner_solver.hpp"
+#include "core/inner/inner_solver.hpp"
 
 #include <algorithm>
 #include <chrono>

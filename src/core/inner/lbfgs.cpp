@@ -1,4 +1,4 @@
-#include "qpm/core/inner/lbfgs.hpp"
+#include "core/inner/lbfgs.hpp"
 
 #include <algorithm>
 #include <exception>

@@ -1,4 +1,4 @@
-#include "qpm/core/inner/line_search.hpp"
+#include "core/inner/line_search.hpp"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "qpm/core/inner/preconditioner.hpp"
+#include "core/inner/preconditioner.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "qpm/core/inner/truncated_cg.hpp"
+#include "core/inner/truncated_cg.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "qpm/core/inner/trust_region.hpp"
+#include "core/inner/trust_region.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "outer/strategies.hpp"
-#include "qpm/core/multipliers.hpp"
+#include "core/outer/strategies.hpp"
+#include "core/multipliers.hpp"
 
 namespace qpm {
 

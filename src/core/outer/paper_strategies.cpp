@@ -3,7 +3,7 @@
 // stop ||c(x_{k+1})||_2 <= eps0 after a subproblem that met (2.4).
 #include <algorithm>
 
-#include "outer/strategies.hpp"
+#include "core/outer/strategies.hpp"
 
 namespace qpm {
 

@@ -9,10 +9,10 @@
 
 #include <memory>
 
-#include "qpm/core/inner/inner_solver.hpp"
+#include "core/inner/inner_solver.hpp"
 #include "qpm/core/options.hpp"
-#include "qpm/core/penalty.hpp"
-#include "qpm/core/scaled_problem.hpp"
+#include "core/penalty.hpp"
+#include "core/scaled_problem.hpp"
 #include "qpm/core/solver.hpp"
 #include "qpm/core/tolerance.hpp"
 

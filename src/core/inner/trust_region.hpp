@@ -17,10 +17,10 @@
 #ifndef QPM_CORE_INNER_TRUST_REGION_HPP_
 #define QPM_CORE_INNER_TRUST_REGION_HPP_
 
-#include "qpm/core/inner/active_set.hpp"
-#include "qpm/core/inner/inner_solver.hpp"
-#include "qpm/core/inner/preconditioner.hpp"
-#include "qpm/core/inner/truncated_cg.hpp"
+#include "core/inner/active_set.hpp"
+#include "core/inner/inner_solver.hpp"
+#include "core/inner/preconditioner.hpp"
+#include "core/inner/truncated_cg.hpp"
 #include "qpm/core/options.hpp"
 
 namespace qpm {

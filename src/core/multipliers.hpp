@@ -4,7 +4,7 @@
 #ifndef QPM_CORE_MULTIPLIERS_HPP_
 #define QPM_CORE_MULTIPLIERS_HPP_
 
-#include "qpm/core/penalty.hpp"
+#include "core/penalty.hpp"
 
 namespace qpm {
 

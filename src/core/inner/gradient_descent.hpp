@@ -11,8 +11,8 @@
 #ifndef QPM_CORE_INNER_GRADIENT_DESCENT_HPP_
 #define QPM_CORE_INNER_GRADIENT_DESCENT_HPP_
 
-#include "qpm/core/inner/inner_solver.hpp"
-#include "qpm/core/inner/line_search.hpp"
+#include "core/inner/inner_solver.hpp"
+#include "core/inner/line_search.hpp"
 #include "qpm/core/options.hpp"
 
 namespace qpm {

@@ -43,8 +43,8 @@
 
 #include <Eigen/Core>
 
-#include "qpm/core/inner/inner_solver.hpp"
-#include "qpm/core/inner/line_search.hpp"
+#include "core/inner/inner_solver.hpp"
+#include "core/inner/line_search.hpp"
 #include "qpm/core/options.hpp"
 
 namespace qpm {

@@ -16,7 +16,7 @@
 #ifndef QPM_CORE_INNER_LINE_SEARCH_HPP_
 #define QPM_CORE_INNER_LINE_SEARCH_HPP_
 
-#include "qpm/core/inner/inner_solver.hpp"
+#include "core/inner/inner_solver.hpp"
 #include "qpm/core/options.hpp"
 
 namespace qpm {

@@ -18,7 +18,7 @@
 #include <Eigen/SparseCholesky>
 
 #include "qpm/core/options.hpp"
-#include "qpm/core/penalty.hpp"
+#include "core/penalty.hpp"
 
 namespace qpm {
 

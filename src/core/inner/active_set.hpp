@@ -35,7 +35,7 @@
 #ifndef QPM_CORE_INNER_ACTIVE_SET_HPP_
 #define QPM_CORE_INNER_ACTIVE_SET_HPP_
 
-#include "qpm/core/inner/truncated_cg.hpp"
+#include "core/inner/truncated_cg.hpp"
 #include "qpm/core/options.hpp"
 
 namespace qpm {
