@@ -39,7 +39,7 @@
 #include <IpSolveStatistics.hpp>
 #include <qpm/qpm.hpp>
 
-#include "rosenbrock_sphere/rosenbrock_sphere_tnlp.hpp"
+#include "rosenbrock_sphere_tnlp.hpp"
 
 using Ipopt::Index;
 using Ipopt::Number;

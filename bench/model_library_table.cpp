@@ -1,4 +1,4 @@
-// Solves every model of the test library (test/model_library.cpp) with Ipopt,
+// Solves every model of the test library (models/model_library.cpp) with Ipopt,
 // QPM-TR and QPM-GD (and L-BFGS) on the same TNLP and prints a Markdown table:
 // status, f (and |f - f*|), TNLP value calls, time. Measured, not timed tests.
 //

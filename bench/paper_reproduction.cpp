@@ -25,7 +25,7 @@
 #include <IpIpoptApplication.hpp>
 #include <qpm/qpm.hpp>
 
-#include "rosenbrock_sphere/rosenbrock_sphere_tnlp.hpp"
+#include "rosenbrock_sphere_tnlp.hpp"
 
 using Ipopt::SmartPtr;
 

@@ -20,8 +20,8 @@
 #include <IpSolveStatistics.hpp>
 #include <qpm/qpm.hpp>
 
-#include "rosenbrock_sphere/rosenbrock_sphere_tnlp.hpp"
-#include "stiefel/stiefel_tnlp.hpp"
+#include "rosenbrock_sphere_tnlp.hpp"
+#include "stiefel_tnlp.hpp"
 
 using Ipopt::SmartPtr;
 

@@ -13,7 +13,7 @@
 #include <IpSolveStatistics.hpp>
 
 #include "qpm/qpm.hpp"
-#include "rosenbrock_sphere/rosenbrock_sphere_tnlp.hpp"
+#include "rosenbrock_sphere_tnlp.hpp"
 #include "scratch_dir.hpp"
 #include "status_print.hpp"
 #include "test_problems.hpp"

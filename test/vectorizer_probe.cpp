@@ -1,7 +1,7 @@
 // Configure-time probe for a GCC 12.2 loop-vectorizer bug (see meson.build):
 // at -O3 the inner loop below, whose trip count is `split ? 2 : 1`, is only
 // compiled for 2 iterations and skipped for 1 (or g++ crashes in pass vect).
-// It is the shape of DenseTnlp::eval_jac_g in test/test_problems.hpp.
+// It is the shape of DenseTnlp::eval_jac_g in models/test_problems.hpp.
 // Exit code 0: compiled correctly.
 #include <cstdlib>
 
