@@ -15,8 +15,9 @@ def main():
     with open(f"{out}/scaling.csv") as f:
         rows = list(csv.DictReader(f))
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
-    styles = {"ipopt": ("tab:red", "Ipopt 3.11.9 (MUMPS)"), "qpm-paper": ("tab:blue", "QPM-TR, paper options"),
-              "qpm-best": ("tab:green", "QPM-TR, alpha=10 + penalty preconditioner")}
+    styles = {"ipopt": ("tab:red", "Ipopt 3.11.9 (MUMPS)"), "qpm": ("tab:orange", "QPM at its defaults"),
+              "qpm-paper": ("tab:blue", "QPM-TR, qpm_mode paper"),
+              "qpm-best": ("tab:green", "QPM-TR, qpm_mode paper, alpha=10 + penalty preconditioner")}
     for solver, (colour, label) in styles.items():
         pts = [(int(r["n"]), float(r["wall_s"]), r["status"]) for r in rows
                if r["problem"] == "rosenbrock" and r["solver"] == solver]

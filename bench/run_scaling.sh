@@ -26,14 +26,14 @@ one() {
 sizes="1000 10000 100000 1000000 10000000"
 [ "${1:-}" = "--quick" ] && sizes="1000 10000 100000 1000000"
 for n in $sizes; do
-  for s in ipopt qpm-paper qpm-best; do
+  for s in ipopt qpm qpm-paper qpm-best; do
     [ "$s" = ipopt ] && [ "$n" -gt 1000000 ] && continue  # MUMPS: out of memory at 1e6 already
     one rosenbrock "$n" 1 "$s"
   done
 done
 for np in "1000 5" "10000 5" "200 20" "1000 20" "200 50" "1000 50"; do
   set -- $np
-  for s in ipopt qpm-paper qpm-best; do
+  for s in ipopt qpm qpm-paper qpm-best; do
     one stiefel "$1" "$2" "$s"
   done
 done

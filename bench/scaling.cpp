@@ -1,11 +1,13 @@
 // One solve of a scaling benchmark, in its own process so that its peak RSS
 // is its own. Prints one CSV row (see kHeader). Figures are measured.
 //
-//   scaling --problem rosenbrock|stiefel --n N [--p P] --solver ipopt|qpm-paper|qpm-best
+//   scaling --problem rosenbrock|stiefel --n N [--p P] --solver ipopt|qpm|qpm-paper|qpm-best
 //           [--eps E] [--max-cpu S] [--header] [--cg-profile FILE]
 //
-// qpm-paper: trust region, alpha = 1.2, beta0 = 1, plain CG (the paper's QPM-TR).
-// qpm-best:  trust region, alpha = 10, the penalty preconditioner.
+// qpm:       QPM at its defaults (the one-line user's; only tol set).
+// qpm-paper: qpm_mode paper, trust region, alpha = 1.2, beta0 = 1, plain CG
+//            (the paper's QPM-TR).
+// qpm-best:  qpm_mode paper, trust region, alpha = 10, the penalty preconditioner.
 // The KKT residual ||grad f + J^T lambda||_2 is computed from the returned x
 // and lambda after the peak RSS is read.
 #include <sys/resource.h>
@@ -90,7 +92,10 @@ int main(int argc, char** argv) {
     app = IpoptApplicationFactory();
   } else {
     app = new qpm::QpmApplication();
-    app->Options()->SetStringValue("qpm_inner_solver", "trust-region");
+    if (solver != "qpm") {
+      app->Options()->SetStringValue("qpm_mode", "paper");
+      app->Options()->SetStringValue("qpm_inner_solver", "trust-region");
+    }
     if (solver == "qpm-best") {
       app->Options()->SetNumericValue("qpm_penalty_growth", 10.0);
       app->Options()->SetStringValue("qpm_preconditioner", "penalty");
