@@ -11,7 +11,7 @@ out=bench/results/rosenbrock_plain
 mkdir -p "$out"
 ninja -C "$build" bench/rosenbrock_plain >/dev/null
 {
-  echo "Made by \`bash bench/run_rosenbrock_plain.sh\` on $(date -u +%Y-%m-%d) ($(nproc) cores)."
+  echo "Made by \`bash bench/run_rosenbrock_plain.sh\` on $(date -u +%Y-%m-%d) at commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown) ($(nproc) cores)."
   echo "Both solvers at their defaults, only tol = 1e-8 set; eval_f and eval_g are plain loop sums."
   echo "KKT rel: ||grad f + J^T lambda||_inf / max(1, ||grad f||_inf) at the returned point."
   echo

@@ -39,7 +39,7 @@ one() {
     set -- "--family $family --form $form --solver $solver --n $n"
     echo "$family,$form,$solver,$n,,Killed_after_900s_or_crashed,,,,,,,,,,,,,," | tee -a "$file"
   fi
-  { echo "## $*"; cat "$tmp/trace"; } >> "$traces"
+  { echo "## ${*//$tmp/\$tmp}"; cat "$tmp/trace"; } >> "$traces"
 }
 quick=false diagnostic_only=false
 [ "${1:-}" = "--quick" ] && quick=true
