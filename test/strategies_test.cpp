@@ -32,12 +32,6 @@ qpm::Options PaperMode() {
   return o;
 }
 
-qpm::InnerSummary Converged(long iterations) {
-  qpm::InnerSummary s;
-  s.iterations = iterations;
-  return s;
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(PaperTestIsTwoNormFeasibilityAfterAConvergedSubproblem) {
