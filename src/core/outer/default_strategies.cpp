@@ -130,7 +130,7 @@ class ConditionalPenalty : public PenaltyUpdate {
     return std::min(std::max(beta, m.penalty_init_min), m.penalty_init_max);
   }
 
-  const Options& o_;
+  const Options o_;
   double previous_c_max_ = 0.0;  // ||c||_inf before the subproblem
 };
 
@@ -172,7 +172,7 @@ class FirstOrderMultipliers : public MultiplierUpdate {
   }
 
  private:
-  const Options& o_;
+  const Options o_;
 };
 
 // tau = max(tol, ||c||) (eps0 = eps1 = tol), and tau = tol from the first
@@ -199,7 +199,7 @@ class TighteningTolerance : public SubproblemTolerance {
   void Reset() override { tight_ = false; }
 
  private:
-  const Options& o_;
+  const Options o_;
   bool tight_ = false;
   int tight_since_ = 0;  // the subproblem that made it tight
 };

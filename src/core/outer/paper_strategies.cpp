@@ -58,7 +58,7 @@ class GeometricPenalty : public PenaltyUpdate {
     return alpha_;
   }
 
-  const Options& o_;
+  const Options o_;
   double alpha_;
 };
 

@@ -3,7 +3,8 @@
 // when the solver is built (MakeStrategies). The outer loop (solver.cpp)
 // calls them and never asks which mode it runs. The paper's versions are in
 // paper_strategies.cpp, the default mode's in default_strategies.cpp; why
-// each differs: docs/algorithm.md, "The default mode".
+// each differs: docs/algorithm.md, "The default mode". Each keeps a copy of
+// the options it reads, so that it may outlive the caller's Options.
 #ifndef QPM_CORE_OUTER_STRATEGIES_HPP_
 #define QPM_CORE_OUTER_STRATEGIES_HPP_
 
