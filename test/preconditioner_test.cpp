@@ -8,6 +8,13 @@
 
 using namespace qpm_test;
 
+namespace qpm {
+// Boost.Test prints the kind's name when a comparison fails (status_print.hpp).
+inline std::ostream& boost_test_print_type(std::ostream& out, PreconditionerKind kind) {
+  return out << ToString(kind);
+}
+}  // namespace qpm
+
 namespace {
 
 // Q's Hessian pieces at x0 of `p` for beta, loaded into `q`.
@@ -100,4 +107,51 @@ BOOST_AUTO_TEST_CASE(AdaptiveGrowthAndExtrapolationKeepTheAnswerAndSaveWork) {
     }
     previous = r.beta;
   }
+}
+
+// min ||x||^2 / 2 with rows x_i + x_shared = 1: every row holds the shared
+// variable, so S = J D^{-1} J^T is a dense m x m matrix.
+TestProblem SharedVariableRows(int m) {
+  TestProblem p;
+  p.name = "shared_variable_rows";
+  p.n = m + 1, p.m = m;
+  p.x0 = Vector::Zero(p.n);
+  p.f = [](const Vector& x) { return 0.5 * x.squaredNorm(); };
+  p.grad = [](const Vector& x) { return x; };
+  p.c = [m](const Vector& x) { return Vector(x.head(m).array() + x[m] - 1.0); };
+  p.jac = [m](const Vector&) {
+    Eigen::MatrixXd j = Eigen::MatrixXd::Zero(m, m + 1);
+    j.leftCols(m).setIdentity();
+    j.col(m).setOnes();
+    return j;
+  };
+  p.hess = [m](const Vector&, double sigma, const Vector&) {
+    return Eigen::MatrixXd(sigma * Eigen::MatrixXd::Identity(m + 1, m + 1));
+  };
+  return p;
+}
+
+BOOST_AUTO_TEST_CASE(PenaltyPreconditionerBecomesJacobiWhereTheSparseFactorWouldBeDense) {
+  Loaded dense(SharedVariableRows(200), 10.0);
+  qpm::Preconditioner sparse_path(qpm::PreconditionerKind::kPenalty, &dense.q, 0);
+  BOOST_REQUIRE(sparse_path.Update(dense.it));
+  BOOST_TEST(sparse_path.type() == qpm::PreconditionerKind::kJacobi);
+  qpm::Preconditioner dense_path(qpm::PreconditionerKind::kPenalty, &dense.q, 3000);
+  BOOST_REQUIRE(dense_path.Update(dense.it));
+  BOOST_TEST(dense_path.type() == qpm::PreconditionerKind::kPenalty);  // dense LLT: no check
+  Loaded small(LeastNorm(), 10.0);
+  qpm::Preconditioner kept(qpm::PreconditionerKind::kPenalty, &small.q, 0);
+  BOOST_REQUIRE(kept.Update(small.it));
+  BOOST_TEST(kept.type() == qpm::PreconditionerKind::kPenalty);
+}
+
+BOOST_AUTO_TEST_CASE(SolveWithPenaltyPreconditionerOnADenseProductStillConverges) {
+  const TestProblem p = SharedVariableRows(200);
+  EigenProblem problem(p);
+  qpm::Options o;
+  o.tr.preconditioner = qpm::PreconditionerKind::kPenalty;
+  o.tr.dense_limit = 0;
+  const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
+  BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
+  BOOST_TEST(s.c_max <= 1e-8);
 }

@@ -236,7 +236,8 @@ void AddRegisteredChoices(const Options& d, Table* t) {
       {{"none", "plain CG (the paper's QPM-TR)"},
        {"jacobi", "diagonal of W + beta J^T J"},
        {"penalty", "D + beta J^T J applied exactly (Woodbury; m x m factorization, dense up to "
-                   "m = " + Num(d.tr.dense_limit) + ")"}})));
+                   "m = " + Num(d.tr.dense_limit) + "; jacobi where the sparse factor would be "
+                   "dense)"}})));
 }
 
 void AddRegisteredNumbers(const Options& d, Table* t) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace qpm {
 
@@ -24,6 +25,10 @@ Preconditioner::Preconditioner(PreconditionerType type, PenaltyFunction* q, int 
 
 bool Preconditioner::Update(const Iterate& it) {
   at_ = &it;
+  if (type_ == PreconditionerType::kPenalty && !use_dense_ && !pattern_checked_) {
+    pattern_checked_ = true;  // J's pattern is fixed for the solve
+    if (ProductTooDense(it.jacobian)) type_ = PreconditionerType::kJacobi;
+  }
   if (type_ == PreconditionerType::kJacobi) {
     UpdateJacobi(it);
     return true;
@@ -50,6 +55,18 @@ void Preconditioner::UpdateJacobi(const Iterate& it) {
     for (SparseMatrix::InnerIterator e(j, r); e; ++e) diag_[e.col()] += beta * e.value() * e.value();
   }
   diag_.tail(q_->num_slacks()).array() += beta;
+}
+
+// An upper bound on nnz(J D^{-1} J^T) from J's pattern, O(nnz(J)): a column
+// in k rows adds at most k^2 entries.
+bool Preconditioner::ProductTooDense(const SparseMatrix& j) const {
+  std::vector<double> rows_in_column(j.cols(), 0.0);
+  for (int r = 0; r < j.outerSize(); ++r) {
+    for (SparseMatrix::InnerIterator e(j, r); e; ++e) rows_in_column[e.col()] += 1.0;
+  }
+  double bound = 0.0;
+  for (double k : rows_in_column) bound += k * k;
+  return bound > kDenseProductFactor * (static_cast<double>(j.nonZeros()) + j.rows());
 }
 
 bool Preconditioner::UpdatePenalty(const Iterate& it) {

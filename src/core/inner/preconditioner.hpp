@@ -11,6 +11,10 @@
 //            (m <= dense_limit) or by a sparse LDL^T. M captures the
 //            beta-dependent part of H exactly, so the CG iterations per step
 //            stay flat as beta grows (only W's off-diagonal part is left).
+//            Where S would be too dense for the sparse LDL^T (a variable in
+//            many rows: sum over columns of (rows in the column)^2 above
+//            kDenseProductFactor (nnz(J) + m)), it is not formed: M is the
+//            jacobi one instead, decided once from J's pattern.
 #ifndef QPM_CORE_INNER_PRECONDITIONER_HPP_
 #define QPM_CORE_INNER_PRECONDITIONER_HPP_
 
@@ -30,6 +34,10 @@ class Preconditioner {
  public:
   Preconditioner(PreconditionerType type, PenaltyFunction* q, int dense_limit);
 
+  static constexpr double kDenseProductFactor = 20.0;
+
+  // The kind in use: penalty becomes jacobi at the first Update where S
+  // would be too dense (above).
   PreconditionerType type() const { return type_; }
   // Rebuilds M from diag(W) (loaded by q->EvaluateHessian(it)) and J at it.
   bool Update(const Iterate& it);
@@ -38,6 +46,7 @@ class Preconditioner {
 
  private:
   void UpdateJacobi(const Iterate& it);
+  bool ProductTooDense(const SparseMatrix& j) const;
   bool UpdatePenalty(const Iterate& it);
 
   PreconditionerType type_;
@@ -49,6 +58,7 @@ class Preconditioner {
   Eigen::LLT<Eigen::MatrixXd> dense_;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> sparse_;
   bool use_dense_ = true;
+  bool pattern_checked_ = false;
 };
 
 }  // namespace qpm
