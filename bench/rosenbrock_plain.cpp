@@ -21,31 +21,12 @@
 #include "rosenbrock_sphere_tnlp.hpp"
 
 using Ipopt::Index;
-using Ipopt::Number;
 using Ipopt::SmartPtr;
 
 namespace {
 
-class PlainRosenbrockSphere : public RosenbrockSphereTnlp {
- public:
-  using RosenbrockSphereTnlp::RosenbrockSphereTnlp;
-  bool eval_f(Index n, const Number* x, bool, Number& f) override {
-    f = 0.0;
-    for (Index a = 0; a < n; a += 2) {
-      const Number r = x[a + 1] - x[a] * x[a];
-      f += 100.0 * r * r + (1.0 - x[a]) * (1.0 - x[a]);
-    }
-    return true;
-  }
-  bool eval_g(Index n, const Number* x, bool, Index, Number* g) override {
-    g[0] = 0.0;
-    for (Index i = 0; i < n; ++i) g[0] += x[i] * x[i];
-    return true;
-  }
-};
-
 // ||grad f + J^T lambda||_inf / max(1, ||grad f||_inf) (no bounds: z = 0).
-double RelativeKkt(PlainRosenbrockSphere& tnlp, const qpm::Vector& x, double lambda) {
+double RelativeKkt(RosenbrockSphereTnlp& tnlp, const qpm::Vector& x, double lambda) {
   qpm::Vector grad(x.size());
   tnlp.eval_grad_f(static_cast<Index>(x.size()), x.data(), true, grad.data());
   const qpm::Vector residual = grad + 2.0 * lambda * x;
@@ -70,7 +51,7 @@ int main(int argc, char** argv) {
     if (a == "--tol") tol = std::atof(argv[i + 1]);
     if (a == "--solver") solver = argv[i + 1];
   }
-  SmartPtr<PlainRosenbrockSphere> tnlp = new PlainRosenbrockSphere(n, tol);
+  SmartPtr<RosenbrockSphereTnlp> tnlp = new RosenbrockSphereTnlp(n, tol, /*plain_sums=*/true);
   SmartPtr<Ipopt::IpoptApplication> app;
   if (solver == "ipopt") {
     app = IpoptApplicationFactory();

@@ -22,6 +22,7 @@
 
 #include <cmath>
 #include <initializer_list>
+#include <stdexcept>
 #include <utility>
 
 namespace qpm_test {
@@ -755,6 +756,39 @@ Model Hs043() {
   return p;
 }
 
+// The rows that HS81 #46 and #77 share (their right-hand sides differ),
+//   g(x) = (x1^2 x4 + sin(x4 - x5),  x2 + x3^4 x4^2),
+// their Jacobian, and the Hessian of the Lagrangian, whose f part differs
+// between the two only in d^2 f / dx1^2 = `f11` (2 for #46, 4 for #77).
+void SetRowsOf46And77(Model* p, double f11) {
+  p->g = [](const Vec& x) {
+    return V({x[0] * x[0] * x[3] + std::sin(x[3] - x[4]),
+              x[1] + std::pow(x[2], 4) * x[3] * x[3]});
+  };
+  p->jac = [](const Vec& x) {
+    const double c = std::cos(x[3] - x[4]);
+    Mat j(2, 5);
+    j << 2.0 * x[0] * x[3], 0.0, 0.0, x[0] * x[0] + c, -c,
+         0.0, 1.0, 4.0 * std::pow(x[2], 3) * x[3] * x[3], 2.0 * std::pow(x[2], 4) * x[3], 0.0;
+    return j;
+  };
+  p->hess = [f11](const Vec& x, double s, const Vec& l) {
+    const double sn = std::sin(x[3] - x[4]);
+    Mat h = Mat::Zero(5, 5);
+    AddSym(h, 0, 0, f11 * s + 2.0 * l[0] * x[3]);
+    AddSym(h, 0, 1, -2.0 * s);
+    AddSym(h, 1, 1, 2.0 * s);
+    AddSym(h, 0, 3, 2.0 * l[0] * x[0]);
+    AddSym(h, 2, 2, 2.0 * s + 12.0 * l[1] * x[2] * x[2] * x[3] * x[3]);
+    AddSym(h, 2, 3, 8.0 * l[1] * std::pow(x[2], 3) * x[3]);
+    AddSym(h, 3, 3, 12.0 * s * std::pow(x[3] - 1.0, 2) - l[0] * sn +
+                        2.0 * l[1] * std::pow(x[2], 4));
+    AddSym(h, 3, 4, l[0] * sn);
+    AddSym(h, 4, 4, 30.0 * s * std::pow(x[4] - 1.0, 4) - l[0] * sn);
+    return h;
+  };
+}
+
 // HS81 #46: min (x1 - x2)^2 + (x3 - 1)^2 + (x4 - 1)^4 + (x5 - 1)^6
 //   s.t.  x1^2 x4 + sin(x4 - x5) - 1 = 0,  x2 + x3^4 x4^2 - 2 = 0.
 // f* = 0 at x* = (1, 1, 1, 1, 1); x_star left empty (singular curvature there).
@@ -770,32 +804,7 @@ Model Hs046() {
     return V({a, -a, 2.0 * (x[2] - 1.0), 4.0 * std::pow(x[3] - 1.0, 3),
               6.0 * std::pow(x[4] - 1.0, 5)});
   };
-  p.g = [](const Vec& x) {
-    return V({x[0] * x[0] * x[3] + std::sin(x[3] - x[4]),
-              x[1] + std::pow(x[2], 4) * x[3] * x[3]});
-  };
-  p.jac = [](const Vec& x) {
-    const double c = std::cos(x[3] - x[4]);
-    Mat j(2, 5);
-    j << 2.0 * x[0] * x[3], 0.0, 0.0, x[0] * x[0] + c, -c,
-         0.0, 1.0, 4.0 * std::pow(x[2], 3) * x[3] * x[3], 2.0 * std::pow(x[2], 4) * x[3], 0.0;
-    return j;
-  };
-  p.hess = [](const Vec& x, double s, const Vec& l) {
-    const double sn = std::sin(x[3] - x[4]);
-    Mat h = Mat::Zero(5, 5);
-    AddSym(h, 0, 0, 2.0 * s + 2.0 * l[0] * x[3]);
-    AddSym(h, 0, 1, -2.0 * s);
-    AddSym(h, 1, 1, 2.0 * s);
-    AddSym(h, 0, 3, 2.0 * l[0] * x[0]);
-    AddSym(h, 2, 2, 2.0 * s + 12.0 * l[1] * x[2] * x[2] * x[3] * x[3]);
-    AddSym(h, 2, 3, 8.0 * l[1] * std::pow(x[2], 3) * x[3]);
-    AddSym(h, 3, 3, 12.0 * s * std::pow(x[3] - 1.0, 2) - l[0] * sn +
-                        2.0 * l[1] * std::pow(x[2], 4));
-    AddSym(h, 3, 4, l[0] * sn);
-    AddSym(h, 4, 4, 30.0 * s * std::pow(x[4] - 1.0, 4) - l[0] * sn);
-    return h;
-  };
+  SetRowsOf46And77(&p, 2.0);
   p.f_star = 0.0;
   return p;
 }
@@ -1189,32 +1198,7 @@ Model Hs077() {
     return V({2.0 * (x[0] - 1.0) + a, -a, 2.0 * (x[2] - 1.0), 4.0 * std::pow(x[3] - 1.0, 3),
               6.0 * std::pow(x[4] - 1.0, 5)});
   };
-  p.g = [](const Vec& x) {
-    return V({x[0] * x[0] * x[3] + std::sin(x[3] - x[4]),
-              x[1] + std::pow(x[2], 4) * x[3] * x[3]});
-  };
-  p.jac = [](const Vec& x) {
-    const double c = std::cos(x[3] - x[4]);
-    Mat j(2, 5);
-    j << 2.0 * x[0] * x[3], 0.0, 0.0, x[0] * x[0] + c, -c,
-         0.0, 1.0, 4.0 * std::pow(x[2], 3) * x[3] * x[3], 2.0 * std::pow(x[2], 4) * x[3], 0.0;
-    return j;
-  };
-  p.hess = [](const Vec& x, double s, const Vec& l) {
-    const double sn = std::sin(x[3] - x[4]);
-    Mat h = Mat::Zero(5, 5);
-    AddSym(h, 0, 0, 4.0 * s + 2.0 * l[0] * x[3]);
-    AddSym(h, 0, 1, -2.0 * s);
-    AddSym(h, 1, 1, 2.0 * s);
-    AddSym(h, 0, 3, 2.0 * l[0] * x[0]);
-    AddSym(h, 2, 2, 2.0 * s + 12.0 * l[1] * x[2] * x[2] * x[3] * x[3]);
-    AddSym(h, 2, 3, 8.0 * l[1] * std::pow(x[2], 3) * x[3]);
-    AddSym(h, 3, 3, 12.0 * s * std::pow(x[3] - 1.0, 2) - l[0] * sn +
-                        2.0 * l[1] * std::pow(x[2], 4));
-    AddSym(h, 3, 4, l[0] * sn);
-    AddSym(h, 4, 4, 30.0 * s * std::pow(x[4] - 1.0, 4) - l[0] * sn);
-    return h;
-  };
+  SetRowsOf46And77(&p, 4.0);
   p.f_star = 0.24150512879018;
   p.x_star =
       V({1.16617218971, 1.1821113888, 1.38025704315, 1.50603627362, 0.610920196043});
@@ -1462,6 +1446,13 @@ std::vector<Model> AllModels() {
           Hs046(), Hs048(), Hs049(), Hs050(), Hs051(), Hs052(),
           Hs060(), Hs061(), Hs063(), Hs065(), Hs071(), Hs071Fixed(), Hs076(), Hs077(),
           Hs078(), Hs079(), Hs100(), Hs113()};
+}
+
+Model LibraryModel(const std::string& name) {
+  for (Model& model : AllModels()) {
+    if (model.name == name) return model;
+  }
+  throw std::invalid_argument("no model " + name + " in the library");
 }
 
 }  // namespace qpm_test

@@ -1,12 +1,12 @@
 // A library of small nonlinear programs with known solutions (Hock &
-// Schittkowski style), written for qpm's tests, and a generic Ipopt TNLP
+// Schittkowski style), written for qpm's tests and benches, and a generic Ipopt TNLP
 // that serves any of them with dense derivatives.
 //
 //   minimize f(x)  s.t.  g_l <= g(x) <= g_u,  x_l <= x <= x_u
 //
 // Infinite bounds are +-kInf (= 1e20, beyond Ipopt's 1e19 threshold).
-#ifndef QPM_TEST_MODEL_LIBRARY_HPP_
-#define QPM_TEST_MODEL_LIBRARY_HPP_
+#ifndef QPM_MODELS_MODEL_LIBRARY_HPP_
+#define QPM_MODELS_MODEL_LIBRARY_HPP_
 
 #include <functional>
 #include <string>
@@ -42,6 +42,10 @@ struct Model {
 
 // All models of the library (at least 25, at least 10 with bounds or inequalities).
 std::vector<Model> AllModels();
+
+// The model of AllModels() named `name` (e.g. "hs006"); throws
+// std::invalid_argument for an unknown name.
+Model LibraryModel(const std::string& name);
 
 // Any Model as an Ipopt TNLP: dense Jacobian (all m x n entries), dense
 // lower-triangle Hessian, C index style. Records what finalize_solution got.
@@ -130,4 +134,4 @@ class ModelTnlp : public Ipopt::TNLP {
 
 }  // namespace qpm_test
 
-#endif  // QPM_TEST_MODEL_LIBRARY_HPP_
+#endif  // QPM_MODELS_MODEL_LIBRARY_HPP_

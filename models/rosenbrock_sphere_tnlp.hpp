@@ -5,8 +5,8 @@
 //
 // started at x0 = sqrt((1 + eps0/sqrt(2)) / n) * 1, so ||c(x0)|| = eps0/sqrt(2)
 // (assumption A3). The global minimum is f = 456.3138 at n = 1000.
-#ifndef QPM_EXAMPLES_ROSENBROCK_SPHERE_TNLP_HPP_
-#define QPM_EXAMPLES_ROSENBROCK_SPHERE_TNLP_HPP_
+#ifndef QPM_MODELS_ROSENBROCK_SPHERE_TNLP_HPP_
+#define QPM_MODELS_ROSENBROCK_SPHERE_TNLP_HPP_
 
 #include <cassert>
 #include <cmath>
@@ -33,7 +33,12 @@ class RosenbrockSphereTnlp : public Ipopt::TNLP {
   using Index = Ipopt::Index;
   using Number = Ipopt::Number;
 
-  RosenbrockSphereTnlp(Index n, Number eps0) : n_(n), eps0_(eps0) { assert(n % 2 == 0); }
+  // plain_sums: eval_f and eval_g add their n terms in a plain loop, as users
+  // write them (bench/rosenbrock_plain), instead of the compensated sums.
+  RosenbrockSphereTnlp(Index n, Number eps0, bool plain_sums = false)
+      : n_(n), eps0_(eps0), plain_sums_(plain_sums) {
+    assert(n % 2 == 0);
+  }
 
   bool get_nlp_info(Index& n, Index& m, Index& nnz_jac_g, Index& nnz_h_lag,
                     IndexStyleEnum& index_style) override {
@@ -63,6 +68,7 @@ class RosenbrockSphereTnlp : public Ipopt::TNLP {
   // beta ~ |lambda| / eps0 (~1e8 at n = 1e4, eps = 1e-6), so the rounding of
   // a plain n-term sum would dominate grad Q at large n.
   bool eval_f(Index n, const Number* x, bool, Number& f) override {
+    if (plain_sums_) return PlainObjective(n, x, &f);
     CompensatedSum sum;
     for (Index a = 0; a < n; a += 2) {
       const Number r = x[a + 1] - x[a] * x[a];
@@ -82,6 +88,7 @@ class RosenbrockSphereTnlp : public Ipopt::TNLP {
   }
 
   bool eval_g(Index n, const Number* x, bool, Index, Number* g) override {
+    if (plain_sums_) return PlainConstraint(n, x, g);
     CompensatedSum sum;
     for (Index i = 0; i < n; ++i) sum.Add(x[i] * x[i]);
     g[0] = sum.Value();
@@ -123,8 +130,23 @@ class RosenbrockSphereTnlp : public Ipopt::TNLP {
                          const Ipopt::IpoptData*, Ipopt::IpoptCalculatedQuantities*) override {}
 
  private:
+  bool PlainObjective(Index n, const Number* x, Number* f) const {
+    *f = 0.0;
+    for (Index a = 0; a < n; a += 2) {
+      const Number r = x[a + 1] - x[a] * x[a];
+      *f += 100.0 * r * r + (1.0 - x[a]) * (1.0 - x[a]);
+    }
+    return true;
+  }
+  bool PlainConstraint(Index n, const Number* x, Number* g) const {
+    g[0] = 0.0;
+    for (Index i = 0; i < n; ++i) g[0] += x[i] * x[i];
+    return true;
+  }
+
   Index n_;
   Number eps0_;
+  bool plain_sums_;
 };
 
-#endif  // QPM_EXAMPLES_ROSENBROCK_SPHERE_TNLP_HPP_
+#endif  // QPM_MODELS_ROSENBROCK_SPHERE_TNLP_HPP_

@@ -9,8 +9,8 @@
 // eigenvalue gaps are ~1/n^2, both QPM-TR and Ipopt exceeded 120 s at n = 1000,
 // p = 20.) Variables x[i + n j] = X_ij;
 // constraints c_jk = X_:j . X_:k - delta_jk for j <= k (p (p + 1) / 2 rows).
-#ifndef QPM_EXAMPLES_STIEFEL_TNLP_HPP_
-#define QPM_EXAMPLES_STIEFEL_TNLP_HPP_
+#ifndef QPM_MODELS_STIEFEL_TNLP_HPP_
+#define QPM_MODELS_STIEFEL_TNLP_HPP_
 
 #include <cmath>
 #include <cstdint>
@@ -150,4 +150,4 @@ class StiefelBrockettTnlp : public Ipopt::TNLP {
   std::vector<Row> rows_;
 };
 
-#endif  // QPM_EXAMPLES_STIEFEL_TNLP_HPP_
+#endif  // QPM_MODELS_STIEFEL_TNLP_HPP_

@@ -1,8 +1,8 @@
 // Small equality-constrained problems with known solutions, exposed both as
 // qpm::Problem (Eigen) and as an Ipopt TNLP with a dense Jacobian, for the
 // adapter, outer-loop and application tests.
-#ifndef QPM_TEST_TEST_PROBLEMS_HPP_
-#define QPM_TEST_TEST_PROBLEMS_HPP_
+#ifndef QPM_MODELS_TEST_PROBLEMS_HPP_
+#define QPM_MODELS_TEST_PROBLEMS_HPP_
 
 #include <chrono>
 #include <cmath>
@@ -15,20 +15,10 @@
 #include <Eigen/Dense>
 #include <IpTNLP.hpp>
 
-#include "qpm/core/options.hpp"
+#include "model_library.hpp"
 #include "qpm/core/problem.hpp"
 
 namespace qpm_test {
-
-// The paper's Algorithm 1 exactly, with its QPM-GD (the defaults before the
-// multiplier mode): tests of the paper's mechanisms use it.
-inline qpm::Options PaperOptions() {
-  qpm::Options o;
-  o.mode = qpm::Mode::kPaper;
-  o.inner_solver = qpm::InnerSolverType::kGradientDescent;
-  o.tr.preconditioner = qpm::PreconditionerKind::kNone;
-  return o;
-}
 
 using qpm::Vector;
 
@@ -46,6 +36,27 @@ struct TestProblem {
   Vector x_star;
   double f_star = 0.0;
 };
+
+// A library model whose rows are all equalities g(x) = 0 and whose variables
+// are free, as a TestProblem (c = g); throws for any other model.
+inline TestProblem EqualityProblem(const Model& model) {
+  const bool zero_rows = model.g_l.isZero(0.0) && model.g_u.isZero(0.0);
+  if (!zero_rows || model.has_bounds_or_inequalities()) {
+    throw std::invalid_argument(model.name + " is not of the form g(x) = 0 with free variables");
+  }
+  TestProblem p;
+  p.name = model.name;
+  p.n = model.n, p.m = model.m;
+  p.x0 = model.x0;
+  p.f = model.f;
+  p.grad = model.grad;
+  p.c = model.g;
+  p.jac = model.jac;
+  p.hess = model.hess;
+  p.x_star = model.x_star;
+  p.f_star = model.f_star;
+  return p;
+}
 
 // min x1 + x2  s.t.  x1^2 + x2^2 = 2;  x* = (-1, -1), f* = -2, lambda* = 1/2.
 inline TestProblem CircleLinear() {
@@ -67,28 +78,8 @@ inline TestProblem CircleLinear() {
 }
 
 // Hock-Schittkowski 6: min (1 - x1)^2  s.t.  10 (x2 - x1^2) = 0;  x* = (1, 1), f* = 0.
-inline TestProblem Hs6() {
-  TestProblem p;
-  p.name = "hs6";
-  p.n = 2, p.m = 1;
-  p.x0 = (Vector(2) << -1.2, 1.0).finished();
-  p.f = [](const Vector& x) { return (1 - x[0]) * (1 - x[0]); };
-  p.grad = [](const Vector& x) { return (Vector(2) << -2 * (1 - x[0]), 0.0).finished(); };
-  p.c = [](const Vector& x) { return Vector::Constant(1, 10 * (x[1] - x[0] * x[0])); };
-  p.jac = [](const Vector& x) {
-    Eigen::MatrixXd j(1, 2);
-    j << -20 * x[0], 10;
-    return j;
-  };
-  p.hess = [](const Vector&, double sigma, const Vector& l) {
-    Eigen::MatrixXd h = Eigen::MatrixXd::Zero(2, 2);
-    h(0, 0) = 2 * sigma - 20 * l[0];
-    return h;
-  };
-  p.x_star = Vector::Ones(2);
-  p.f_star = 0.0;
-  return p;
-}
+// The model library's hs006 (its one row has right-hand side 0, so c = g).
+inline TestProblem Hs6() { return EqualityProblem(LibraryModel("hs006")); }
 
 // Hock-Schittkowski 7: min log(1 + x1^2) - x2  s.t.  (1 + x1^2)^2 + x2^2 = 4;
 // x* = (0, sqrt 3), f* = -sqrt 3.
@@ -339,4 +330,4 @@ class DenseTnlp : public Ipopt::TNLP {
 
 }  // namespace qpm_test
 
-#endif  // QPM_TEST_TEST_PROBLEMS_HPP_
+#endif  // QPM_MODELS_TEST_PROBLEMS_HPP_

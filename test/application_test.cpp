@@ -12,6 +12,7 @@
 #include <IpIpoptApplication.hpp>
 #include <IpSolveStatistics.hpp>
 
+#include "paper_options.hpp"
 #include "qpm/qpm.hpp"
 #include "rosenbrock_sphere_tnlp.hpp"
 #include "scratch_dir.hpp"

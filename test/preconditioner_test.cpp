@@ -2,6 +2,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "core/inner/preconditioner.hpp"
+#include "paper_options.hpp"
 #include "qpm/core/solver.hpp"
 #include "status_print.hpp"
 #include "test_problems.hpp"

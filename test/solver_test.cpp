@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "paper_options.hpp"
 #include "qpm/core/solver.hpp"
 #include "status_print.hpp"
 #include "test_problems.hpp"
