@@ -5,7 +5,8 @@
 //                     [--fixed] [--print-level L] [--no-ipopt]
 //
 // --eps sets eps0 = eps1 = E (Ipopt: tol = constr_viol_tol = dual_inf_tol = E).
-// The side-by-side table runs QPM at its defaults (the multiplier mode).
+// The side-by-side table runs QPM in its default mode (multiplier estimates)
+// with the inner solver of --inner (gradient descent unless set).
 // --fixed adds the paper's experiment of Sec. 7: the paper's method
 // (qpm_mode paper) with the adaptive tau_k and with the fixed rule tau = eps1
 // (qpm_tolerance_cap 0), whose inner iterations compare with the paper's.
@@ -95,7 +96,7 @@ int main(int argc, char** argv) {
     cmp.qpm = qpm::RunSolver(new qpm::QpmApplication(), tnlp, "QPM",
                              [&](Ipopt::OptionsList& o) { common(o); qpm_options(o); });
   }
-  cmp.qpm.solver = "QPM (defaults)";
+  cmp.qpm.solver = "QPM (" + args.inner + ")";
   std::printf("\n%s\n", cmp.Table().c_str());
   qpm::SolverRun adaptive, fixed;
   if (args.fixed) {
