@@ -1,8 +1,10 @@
 // Runs QPM and Ipopt on AMPL .nl models through the same qpm::AmplTnlp
 // wrapper and judges both answers the same way.
 //
-//   nl_corpus [--tol T] [--cpu S] [--inner NAME] [--no-header] model.nl ...
-//       one CSV row per model and solver (flushed as it goes);
+//   nl_corpus [--tol T] [--cpu S] [--inner NAME] [--solver QPM|Ipopt] [--no-header] model.nl ...
+//       one CSV row per model and solver (flushed as it goes; peak_mb is the
+//       process's peak resident memory, so run one solver per process with
+//       --solver to measure each);
 //   nl_corpus --summarize rows.csv [--reference reference.csv]
 //       a markdown table with the reference objective beside ours, and one
 //       "N solved, M failed" line per solver.
@@ -15,6 +17,8 @@
 // The last three columns are the solver's iteration count (Statistics(); QPM's
 // inner iterations), for QPM its Hessian-vector products of Q (0 for Ipopt),
 // and the TNLP's eval_f calls.
+#include <sys/resource.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -42,7 +46,15 @@ struct Settings {
   std::string inner = "trust-region";
   std::vector<std::pair<std::string, std::string>> qpm_set;  // --qpm-set name=value
   bool header = true;
+  std::vector<std::string> solvers = {"QPM", "Ipopt"};  // --solver NAME: just one
 };
+
+// Peak resident memory of this process so far, MB (Linux: ru_maxrss in KiB).
+double PeakMegabytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss / 1024.0;
+}
 
 double GradNorm(qpm::AmplTnlp& tnlp, const qpm::Vector& x) {
   qpm::Vector g(x.size());
@@ -65,8 +77,14 @@ double RelativeViolation(qpm::AmplTnlp& tnlp, const qpm::SolverRun& run) {
   return worst;
 }
 
+struct QpmCounts {
+  long hess_products = 0;
+  long factorizations = 0;
+  std::string preconditioner = "-";
+};
+
 void PrintRow(const std::string& model, qpm::AmplTnlp& tnlp, const qpm::SolverRun& run,
-              double cpu_seconds, long hess_products) {
+              double cpu_seconds, const QpmCounts& qpm) {
   const double sign = tnlp.IsMaximization() ? -1.0 : 1.0;
   double kkt_rel = NAN;
   double viol_rel = NAN;
@@ -75,11 +93,12 @@ void PrintRow(const std::string& model, qpm::AmplTnlp& tnlp, const qpm::SolverRu
     viol_rel = RelativeViolation(tnlp, run);
   }
   const bool solved = run.finalized && viol_rel <= kFeasTol && kkt_rel <= kKktTol;
-  std::printf("%s,%d,%d,%s,%s,%.12g,%.3e,%.3e,%.3e,%.3f,%.3f,%d,%s,%d,%ld,%ld\n", model.c_str(),
-              tnlp.NumVariables(), tnlp.NumConstraints(), run.solver.c_str(),
+  std::printf("%s,%d,%d,%s,%s,%.12g,%.3e,%.3e,%.3e,%.3f,%.3f,%d,%s,%d,%ld,%ld,%.1f,%ld,%s\n",
+              model.c_str(), tnlp.NumVariables(), tnlp.NumConstraints(), run.solver.c_str(),
               qpm::StatusName(run.status), sign * run.f, run.violation_max, viol_rel, kkt_rel,
               run.wall_time, cpu_seconds, tnlp.EvaluationErrors(), solved ? "yes" : "no",
-              run.iterations, hess_products, static_cast<long>(run.counts.eval_f));
+              run.iterations, qpm.hess_products, static_cast<long>(run.counts.eval_f),
+              PeakMegabytes(), qpm.factorizations, qpm.preconditioner.c_str());
   std::fflush(stdout);
 }
 
@@ -94,11 +113,11 @@ double CpuSeconds() {
 
 // Each solver gets its own AmplTnlp, so evaluation-error counts are its own.
 void RunModel(const std::string& path, const Settings& s) {
-  for (const std::string solver : {"QPM", "Ipopt"}) {
+  for (const std::string& solver : s.solvers) {
     std::string error;
     SmartPtr<qpm::AmplTnlp> tnlp = qpm::AmplTnlp::Read(path, &error);
     if (Ipopt::IsNull(tnlp)) {  // a failure for both solvers
-      std::printf("%s,0,0,%s,Read_Error,nan,nan,nan,nan,0,0,0,no,0,0,0\n", ModelName(path).c_str(),
+      std::printf("%s,0,0,%s,Read_Error,nan,nan,nan,nan,0,0,0,no,0,0,0,0,0,-\n", ModelName(path).c_str(),
                   solver.c_str());
       std::fprintf(stderr, "%s\n", error.c_str());
       continue;
@@ -122,9 +141,14 @@ void RunModel(const std::string& path, const Settings& s) {
     };
     const double cpu0 = CpuSeconds();
     const qpm::SolverRun run = qpm::RunSolver(app, SmartPtr<Ipopt::TNLP>(GetRawPtr(tnlp)), solver, options);
-    const long products =
-        is_qpm ? static_cast<qpm::QpmApplication*>(GetRawPtr(app))->LastSummary().hess_products : 0;
-    PrintRow(ModelName(path), *tnlp, run, CpuSeconds() - cpu0, products);
+    QpmCounts counts;
+    if (is_qpm) {
+      const qpm::Summary& summary = static_cast<qpm::QpmApplication*>(GetRawPtr(app))->LastSummary();
+      counts.hess_products = summary.hess_products;
+      counts.factorizations = summary.factorizations;
+      if (!summary.preconditioner.empty()) counts.preconditioner = summary.preconditioner;
+    }
+    PrintRow(ModelName(path), *tnlp, run, CpuSeconds() - cpu0, counts);
   }
 }
 
@@ -202,6 +226,7 @@ int main(int argc, char** argv) {
       s.qpm_set.emplace_back(kv.substr(0, kv.find('=')), kv.substr(kv.find('=') + 1));
     }
     else if (a == "--no-header") s.header = false;
+    else if (a == "--solver" && has_value) s.solvers = {argv[++i]};
     else if (a == "--summarize" && has_value) summarize = argv[++i];
     else if (a == "--reference" && has_value) reference = argv[++i];
     else if (!a.empty() && a[0] == '-') {
@@ -214,7 +239,8 @@ int main(int argc, char** argv) {
   if (!summarize.empty()) return Summarize(summarize, reference);
   if (s.header) {
     std::printf("model,n,m,solver,status,f,max_violation,rel_violation,kkt_rel,wall_s,cpu_s,"
-                "eval_errors,solved,iterations,hess_products,f_evals\n");
+                "eval_errors,solved,iterations,hess_products,f_evals,peak_mb,factorizations,"
+                "preconditioner\n");
   }
   for (const std::string& m : models) RunModel(m, s);
   return 0;

@@ -24,14 +24,16 @@ inner=${INNER:-trust-region}
 mkdir -p "$out"
 ninja -C "$build" bench/nl_corpus >/dev/null
 csv="$out/results.csv"
-echo "model,n,m,solver,status,f,max_violation,rel_violation,kkt_rel,wall_s,cpu_s,eval_errors,solved,iterations,hess_products,f_evals" >"$csv"
+echo "model,n,m,solver,status,f,max_violation,rel_violation,kkt_rel,wall_s,cpu_s,eval_errors,solved,iterations,hess_products,f_evals,peak_mb,factorizations,preconditioner" >"$csv"
 for model in "$dir"/*.nl; do
   name=$(basename "$model" .nl)
   echo "== $name" >&2
-  if ! timeout $((2 * cpu + 60)) "$build/bench/nl_corpus" --no-header --cpu "$cpu" \
-      --tol "$tol" --inner "$inner" ${QPM_SET:+--qpm-set "$QPM_SET"} "$model" >>"$csv"; then
-    echo "$name,0,0,both,Process_Killed_Or_Crashed,nan,nan,nan,nan,nan,nan,0,no,0,0,0" >>"$csv"
-  fi
+  for solver in QPM Ipopt; do  # one process each: its own peak memory
+    if ! timeout $((cpu + 60)) "$build/bench/nl_corpus" --no-header --cpu "$cpu" --solver $solver \
+        --tol "$tol" --inner "$inner" ${QPM_SET:+--qpm-set "$QPM_SET"} "$model" >>"$csv"; then
+      echo "$name,0,0,$solver,Process_Killed_Or_Crashed,nan,nan,nan,nan,nan,nan,0,no,0,0,0,nan,0,-" >>"$csv"
+    fi
+  done
 done
 ref=()
 [ -f "$dir/reference.csv" ] && ref=(--reference "$dir/reference.csv")

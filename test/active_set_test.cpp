@@ -123,10 +123,13 @@ BOOST_AUTO_TEST_CASE(CgOnAFaceMovesOnlyTheFreeEntriesAndReachesTheFaceMinimizer)
   const MatrixXd h_ff = h.bottomRightCorner(n - fixed, n - fixed);
   const Vector face_minimizer = -h_ff.ldlt().solve(g.tail(n - fixed));
   const Vector inverse_diagonal = h.diagonal().cwiseInverse();
-  const qpm::HessianOperator jacobi = [&](const Vector& r, Vector* z) {
-    *z = r.cwiseProduct(inverse_diagonal);
-  };
-  for (const qpm::HessianOperator* m : {static_cast<const qpm::HessianOperator*>(nullptr), &jacobi}) {
+  struct Jacobi : qpm::CgPreconditioner {
+    explicit Jacobi(const Vector& d) : inverse_diagonal(d) {}
+    void Apply(const Vector& r, const Vector*, Vector* z) override { *z = r.cwiseProduct(inverse_diagonal); }
+    Vector inverse_diagonal;
+  } jacobi(inverse_diagonal);
+  for (qpm::CgPreconditioner* m : {static_cast<qpm::CgPreconditioner*>(nullptr),
+                                   static_cast<qpm::CgPreconditioner*>(&jacobi)}) {
     BOOST_TEST_CONTEXT((m ? "jacobi" : "no preconditioner")) {
       qpm::ActiveSetStep step(n, qpm::TrustRegionOptions());
       Vector p(n);

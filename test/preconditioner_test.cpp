@@ -33,18 +33,39 @@ struct Loaded {
   qpm::Iterate it;
 };
 
+std::unique_ptr<qpm::Preconditioner> Make(qpm::PreconditionerKind kind, qpm::PenaltyFunction* q,
+                                          int dense_limit = 3000) {
+  qpm::TrustRegionOptions o;
+  o.preconditioner = kind;
+  o.dense_limit = dense_limit;
+  return qpm::MakePreconditioner(o, q);
+}
+
+// H = W + beta J_z^T J_z column by column from Hessian products.
+Eigen::MatrixXd DenseH(Loaded* l) {
+  const int n = l->q.n();
+  Eigen::MatrixXd h(n, n);
+  for (int c = 0; c < n; ++c) {
+    Vector e = Vector::Unit(n, c), col(n);
+    l->q.HessianProduct(l->it, e, &col);
+    h.col(c) = col;
+  }
+  return h;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(PenaltyPreconditionerInvertsDPlusBetaJtJExactly) {
   for (double beta : {1.0, 1e3, 1e8}) {
     Loaded l(LeastNorm(), beta);  // W = I: D = I
-    qpm::Preconditioner m(qpm::PreconditionerKind::kPenalty, &l.q, 3000);
-    BOOST_REQUIRE(m.Update(l.it));
+    const auto m = Make(qpm::PreconditionerKind::kPenalty, &l.q);
+    BOOST_REQUIRE(m->kind() == qpm::PreconditionerKind::kPenalty);
+    BOOST_REQUIRE(m->Update(l.it));
     const Eigen::MatrixXd j = LeastNorm().jac(l.it.x);
     const Eigen::MatrixXd full = Eigen::MatrixXd::Identity(4, 4) + beta * j.transpose() * j;
     const Vector v = Vector::LinSpaced(4, 1.0, -2.0);
     Vector z(4);
-    m.Apply(full * v, &z);
+    m->Apply(full * v, nullptr, &z);
     // Woodbury cancels terms of size beta ||J||^2: rounding grows with beta.
     BOOST_TEST_CONTEXT("beta " << beta) { BOOST_TEST((z - v).norm() <= 1e-13 * beta * v.norm()); }
   }
@@ -52,22 +73,18 @@ BOOST_AUTO_TEST_CASE(PenaltyPreconditionerInvertsDPlusBetaJtJExactly) {
 
 BOOST_AUTO_TEST_CASE(JacobiPreconditionerIsTheDiagonalOfH) {
   Loaded l(Hs7(), 100.0);
-  qpm::Preconditioner m(qpm::PreconditionerKind::kJacobi, &l.q, 3000);
-  BOOST_REQUIRE(m.Update(l.it));
-  Eigen::MatrixXd h(2, 2);
-  for (int c = 0; c < 2; ++c) {
-    Vector e = Vector::Unit(2, c), col(2);
-    l.q.HessianProduct(l.it, e, &col);
-    h.col(c) = col;
-  }
+  const auto m = Make(qpm::PreconditionerKind::kJacobi, &l.q);
+  BOOST_REQUIRE(m->Update(l.it));
+  const Eigen::MatrixXd h = DenseH(&l);
   Vector z(2);
-  m.Apply(Vector::Ones(2), &z);
+  m->Apply(Vector::Ones(2), nullptr, &z);
   for (int i = 0; i < 2; ++i) BOOST_TEST(z[i] * std::abs(h(i, i)) == 1.0, boost::test_tools::tolerance(1e-12));
 }
 
 BOOST_AUTO_TEST_CASE(EveryPreconditionerSolvesTheTestProblems) {
   for (auto kind : {qpm::PreconditionerKind::kNone, qpm::PreconditionerKind::kJacobi,
-                    qpm::PreconditionerKind::kPenalty}) {
+                    qpm::PreconditionerKind::kPenalty, qpm::PreconditionerKind::kCholesky,
+                    qpm::PreconditionerKind::kAuto}) {
     for (const TestProblem& p : AllProblems()) {
       EigenProblem problem(p);
       qpm::Options o = PaperOptions();
@@ -134,16 +151,11 @@ TestProblem SharedVariableRows(int m) {
 
 BOOST_AUTO_TEST_CASE(PenaltyPreconditionerBecomesJacobiWhereTheSparseFactorWouldBeDense) {
   Loaded dense(SharedVariableRows(200), 10.0);
-  qpm::Preconditioner sparse_path(qpm::PreconditionerKind::kPenalty, &dense.q, 0);
-  BOOST_REQUIRE(sparse_path.Update(dense.it));
-  BOOST_TEST(sparse_path.type() == qpm::PreconditionerKind::kJacobi);
-  qpm::Preconditioner dense_path(qpm::PreconditionerKind::kPenalty, &dense.q, 3000);
-  BOOST_REQUIRE(dense_path.Update(dense.it));
-  BOOST_TEST(dense_path.type() == qpm::PreconditionerKind::kPenalty);  // dense LLT: no check
+  BOOST_TEST(Make(qpm::PreconditionerKind::kPenalty, &dense.q, 0)->kind() == qpm::PreconditionerKind::kJacobi);
+  // dense LLT: no check
+  BOOST_TEST(Make(qpm::PreconditionerKind::kPenalty, &dense.q)->kind() == qpm::PreconditionerKind::kPenalty);
   Loaded small(LeastNorm(), 10.0);
-  qpm::Preconditioner kept(qpm::PreconditionerKind::kPenalty, &small.q, 0);
-  BOOST_REQUIRE(kept.Update(small.it));
-  BOOST_TEST(kept.type() == qpm::PreconditionerKind::kPenalty);
+  BOOST_TEST(Make(qpm::PreconditionerKind::kPenalty, &small.q, 0)->kind() == qpm::PreconditionerKind::kPenalty);
 }
 
 BOOST_AUTO_TEST_CASE(SolveWithPenaltyPreconditionerOnADenseProductStillConverges) {
@@ -155,4 +167,186 @@ BOOST_AUTO_TEST_CASE(SolveWithPenaltyPreconditionerOnADenseProductStillConverges
   const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
   BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
   BOOST_TEST(s.c_max <= 1e-8);
+}
+
+// min 1/2 x'Ax + b'x, A tridiagonal (diagonal `diag`, off-diagonal 1), over
+// -2 <= x <= 2, rows x_j + x_{j+1} in [-1, 1] (inequalities: slacks) for
+// even j and = 0.5 for odd j; with `dense_row`, one more row sum(x) = 0;
+// with `shared`, x_0 is added to every row.
+class BandQp : public qpm::Problem {
+ public:
+  BandQp(int n, double diag, bool dense_row = false, bool shared = false)
+      : n_(n), diag_(diag), dense_row_(dense_row), shared_(shared) {}
+  int num_variables() const override { return n_; }
+  int num_constraints() const override { return n_ - 1 + (dense_row_ ? 1 : 0); }
+  void GetBounds(qpm::VectorRef x_l, qpm::VectorRef x_u, qpm::VectorRef g_l,
+                 qpm::VectorRef g_u) const override {
+    x_l.setConstant(-2.0), x_u.setConstant(2.0);
+    for (int j = 0; j < n_ - 1; ++j) {
+      g_l[j] = j % 2 == 0 ? -1.0 : 0.5;
+      g_u[j] = j % 2 == 0 ? 1.0 : 0.5;
+    }
+    if (dense_row_) g_l[n_ - 1] = g_u[n_ - 1] = 0.0;
+  }
+  void InitJacobian(qpm::SparseMatrix* j) const override {
+    std::vector<Eigen::Triplet<double>> t;
+    for (int r = 0; r < n_ - 1; ++r) t.emplace_back(r, r, 1.0), t.emplace_back(r, r + 1, 1.0);
+    for (int c = 0; dense_row_ && c < n_; ++c) t.emplace_back(n_ - 1, c, 1.0);
+    for (int r = 1; shared_ && r < num_constraints(); ++r) t.emplace_back(r, 0, 1.0);
+    j->resize(num_constraints(), n_);
+    j->setFromTriplets(t.begin(), t.end());
+  }
+  bool EvalObjective(const qpm::ConstVectorRef& x, double* f) override {
+    Vector ax(n_);
+    Product(x, &ax);
+    *f = 0.5 * x.dot(ax) + x.sum();
+    return true;
+  }
+  bool EvalConstraints(const qpm::ConstVectorRef& x, qpm::VectorRef g) override {
+    for (int r = 0; r < n_ - 1; ++r) g[r] = x[r] + x[r + 1];
+    if (dense_row_) g[n_ - 1] = x.sum();
+    for (int r = 1; shared_ && r < num_constraints(); ++r) g[r] += x[0];
+    return true;
+  }
+  bool EvalGradient(const qpm::ConstVectorRef& x, qpm::VectorRef grad) override {
+    Vector ax(n_);
+    Product(x, &ax);
+    grad = ax.array() + 1.0;
+    return true;
+  }
+  bool EvalJacobian(const qpm::ConstVectorRef&, qpm::SparseMatrix*) override { return true; }
+  bool has_hessian() const override { return true; }
+  void InitHessian(qpm::SparseMatrix* h) const override {
+    std::vector<Eigen::Triplet<double>> t;
+    for (int i = 0; i < n_; ++i) {
+      t.emplace_back(i, i, diag_);
+      if (i > 0) t.emplace_back(i, i - 1, 1.0);
+    }
+    h->resize(n_, n_);
+    h->setFromTriplets(t.begin(), t.end());
+  }
+  bool EvalHessian(const qpm::ConstVectorRef&, double sigma, const qpm::ConstVectorRef&,
+                   qpm::SparseMatrix* h) override {
+    InitHessian(h);
+    *h *= sigma;
+    return true;
+  }
+
+ private:
+  void Product(const qpm::ConstVectorRef& x, Vector* ax) const {
+    for (int i = 0; i < n_; ++i) {
+      (*ax)[i] = diag_ * x[i] + (i > 0 ? x[i - 1] : 0.0) + (i + 1 < n_ ? x[i + 1] : 0.0);
+    }
+  }
+  int n_;
+  double diag_;
+  bool dense_row_;
+  bool shared_;
+};
+
+struct LoadedBand {
+  LoadedBand(int n, double diag, double beta, bool dense_row = false, bool shared = false)
+      : problem(n, diag, dense_row, shared), q(&problem) {
+    q.set_beta(beta);
+    q.Allocate(&it);
+    it.x = Vector::LinSpaced(q.n(), -0.5, 0.7);
+    BOOST_REQUIRE(q.EvaluateValues(&it));
+    BOOST_REQUIRE(q.EvaluateDerivatives(&it));
+    BOOST_REQUIRE(q.EvaluateHessian(it));
+  }
+  BandQp problem;
+  qpm::PenaltyFunction q;
+  qpm::Iterate it;
+};
+
+Eigen::MatrixXd DenseH(LoadedBand* l) {
+  const int n = l->q.n();
+  Eigen::MatrixXd h(n, n);
+  for (int c = 0; c < n; ++c) {
+    Vector e = Vector::Unit(n, c), col(n);
+    l->q.HessianProduct(l->it, e, &col);
+    h.col(c) = col;
+  }
+  return h;
+}
+
+BOOST_AUTO_TEST_CASE(CholeskyPreconditionerInvertsHOnEveryFaceWithSlacks) {
+  for (double beta : {1.0, 1e4, 1e8}) {
+    LoadedBand l(40, 4.0, beta);  // W positive definite: no shift
+    BOOST_REQUIRE(l.q.num_slacks() == 20);
+    const auto m = Make(qpm::PreconditionerKind::kCholesky, &l.q);
+    BOOST_REQUIRE(m->kind() == qpm::PreconditionerKind::kCholesky);
+    BOOST_REQUIRE(m->Update(l.it));
+    const Eigen::MatrixXd h = DenseH(&l);
+    const int n = l.q.n();
+    Vector free = Vector::Ones(n);
+    for (int i = 0; i < n; i += 3) free[i] = 0.0;  // a third of z on bounds, slacks included
+    for (const Vector* face : {static_cast<const Vector*>(nullptr), static_cast<const Vector*>(&free)}) {
+      const Vector mask = face ? *face : Vector::Ones(n);
+      const Vector v = Vector::LinSpaced(n, 1.0, -2.0).cwiseProduct(mask);
+      const Vector r = (h * v).cwiseProduct(mask);  // H_FF v_F, 0 off F
+      Vector z(n);
+      m->Apply(r, face, &z);
+      z = z.cwiseProduct(mask);
+      BOOST_TEST_CONTEXT("beta " << beta << (face ? " on a face" : " whole space")) {
+        // Cholesky's backward error is about eps cond(H) ||v||; cond grows like beta.
+        BOOST_TEST((z - v).norm() <= 1e-12 * beta * v.norm());
+      }
+    }
+    BOOST_TEST(m->factorizations() == 2);  // one per face, no shift
+    Vector z(n);
+    m->Apply(Vector::Ones(n).cwiseProduct(free), &free, &z);
+    BOOST_TEST(m->factorizations() == 2);  // the same face again: no new factorization
+  }
+}
+
+BOOST_AUTO_TEST_CASE(CholeskyPreconditionerShiftsAnIndefiniteHessianAndStaysPositive) {
+  LoadedBand l(40, -3.0, 1.0);  // W indefinite, and H = W + J_z^T J_z too
+  const Eigen::MatrixXd h = DenseH(&l);
+  BOOST_REQUIRE(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(h).eigenvalues().minCoeff() < 0.0);
+  const auto m = Make(qpm::PreconditionerKind::kCholesky, &l.q);
+  BOOST_REQUIRE(m->Update(l.it));
+  const int n = l.q.n();
+  Vector z(n);
+  for (int k = 0; k < 5; ++k) {
+    const Vector r = Vector::LinSpaced(n, -1.0, 1.0 + k);
+    m->Apply(r, nullptr, &z);
+    BOOST_TEST(r.dot(z) > 0.0);  // M^{-1} positive definite
+    BOOST_TEST(z.allFinite());
+  }
+  BOOST_TEST(m->factorizations() > 1);  // the unshifted trial failed
+}
+
+BOOST_AUTO_TEST_CASE(AutoPreconditionerFactorsSparseHAndAvoidsTheFillOfADenseRow) {
+  LoadedBand band(2000, 4.0, 10.0);
+  BOOST_TEST(Make(qpm::PreconditionerKind::kAuto, &band.q)->kind() == qpm::PreconditionerKind::kCholesky);
+  // sum(x) = 0 makes J^T J dense: Woodbury with the m x m S instead (a
+  // sparse factor: S is tridiagonal but for that row).
+  LoadedBand dense_row(2000, 4.0, 10.0, true);
+  BOOST_TEST(Make(qpm::PreconditionerKind::kAuto, &dense_row.q)->kind() == qpm::PreconditionerKind::kPenalty);
+  // x_0 in every row makes S dense too, and 2000^3 / 3 flops are too many.
+  LoadedBand both(2000, 4.0, 10.0, true, true);
+  BOOST_TEST(Make(qpm::PreconditionerKind::kAuto, &both.q)->kind() == qpm::PreconditionerKind::kJacobi);
+  // A small dense S is affordable.
+  LoadedBand small(200, 4.0, 10.0, true, true);
+  BOOST_TEST(Make(qpm::PreconditionerKind::kAuto, &small.q)->kind() != qpm::PreconditionerKind::kJacobi);
+}
+
+BOOST_AUTO_TEST_CASE(DefaultSolveOfABoundedQpWithSlacksUsesTheFactorizationAndConverges) {
+  for (double diag : {4.0, -1.5}) {  // convex, and nonconvex (shifted factorizations)
+    BandQp problem(300, diag);
+    const qpm::Summary s = qpm::Solve(&problem, Vector::Zero(300), qpm::Options());
+    BOOST_TEST_CONTEXT("diag " << diag) {
+      BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
+      BOOST_TEST(s.preconditioner == "cholesky");
+      BOOST_TEST(s.factorizations > 0);
+      BOOST_TEST(s.c_max <= 1e-8);
+      qpm::Options jacobi;
+      jacobi.tr.preconditioner = qpm::PreconditionerKind::kJacobi;
+      const qpm::Summary j = qpm::Solve(&problem, Vector::Zero(300), jacobi);
+      BOOST_TEST(j.termination == qpm::TerminationType::kConverged);
+      if (diag > 0) BOOST_TEST(std::abs(s.f - j.f) <= 1e-6 * std::max(1.0, std::abs(j.f)));  // convex: one minimum
+      BOOST_TEST(s.hess_products < j.hess_products);
+    }
+  }
 }

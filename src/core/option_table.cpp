@@ -237,7 +237,12 @@ void AddRegisteredChoices(const Options& d, Table* t) {
        {"jacobi", "diagonal of W + beta J^T J"},
        {"penalty", "D + beta J^T J applied exactly (Woodbury; m x m factorization, dense up to "
                    "m = " + Num(d.tr.dense_limit) + "; jacobi where the sparse factor would be "
-                   "dense)"}})));
+                   "dense)"},
+       {"cholesky", "sparse Cholesky of W + beta J^T J (shifted where not positive definite) on "
+                    "the active face: CG's first iterate is the Newton step; penalty where "
+                    "J^T J would be dense"},
+       {"auto", "cholesky, else penalty, else jacobi: the first whose factorization the "
+                "symbolic analysis predicts affordable"}})));
 }
 
 void AddRegisteredNumbers(const Options& d, Table* t) {
@@ -387,8 +392,21 @@ void AddGradientDescent(Table* t) {
 }
 
 void AddTrustRegion(Table* t) {
+  t->push_back(Number(QPM_FIELD(subproblem_progress), Open(0.0, 1.0),
+      "Default mode: a subproblem ends only below this fraction of its start's stationarity "
+      "(tau capped by it)."));
   t->push_back(Integer(QPM_FIELD(tr.dense_limit), Any(),
-      "Penalty preconditioner: dense m x m factor when m <= this, sparse LDL^T above."));
+      "Penalty preconditioner: dense m x m factor when m <= this, sparse Cholesky above."));
+  t->push_back(Number(QPM_FIELD(tr.factor_flops_per_product), AtLeast(0.0),
+      "Auto preconditioner: a factorization is affordable up to this many flops per flop of "
+      "a product with H (and up to tr.factor_min_flops in any case)."));
+  t->push_back(Number(QPM_FIELD(tr.factor_min_flops), AtLeast(0.0),
+      "Auto preconditioner: factorizations of at most this many flops are affordable."));
+  t->push_back(Number(QPM_FIELD(tr.factor_nonzeros_per_product), AtLeast(0.0),
+      "Auto preconditioner: a factor is affordable up to this many entries per flop of a "
+      "product with H (and up to tr.factor_min_nonzeros in any case)."));
+  t->push_back(Number(QPM_FIELD(tr.factor_min_nonzeros), AtLeast(0.0),
+      "Auto preconditioner: factors of at most this many entries are affordable."));
   t->push_back(WithSymbol("Delta_0", Number(QPM_FIELD(tr.initial_radius), Above(0.0),
       "Initial trust-region radius (at most tr.max_radius).")));
   t->push_back(Number(QPM_FIELD(tr.eta_accept), Open(0.0, 1.0),
@@ -413,6 +431,8 @@ void AddTrustRegion(Table* t) {
       "Below this radius the trust region has stalled."));
   t->push_back(Integer(QPM_FIELD(tr.stall_window), AtLeast(1),
       "TR stall window (as gd.stall_window)."));
+  t->push_back(Integer(QPM_FIELD(tr.newton_stall_window), AtLeast(1),
+      "TR stall window with the cholesky preconditioner (Newton steps)."));
   t->push_back(Number(QPM_FIELD(tr.resolution_steps), AtLeast(0.0),
       "Stalled when an interior CG step is within this many eps_mach |z_i| everywhere; 0: off."));
   t->push_back(Number(QPM_FIELD(tr.cauchy_decrease), Open(0.0, 0.5),

@@ -151,6 +151,13 @@ class PenaltyFunction {
   void HessianProduct(const Iterate& it, const Vector& v, Vector* out);
 
   const Vector& hessian_diagonal() const { return hessian_diag_; }  // diag(W)
+  // W's lower triangle (pattern from construction, values of the last
+  // EvaluateHessian) and J's pattern, for preconditioners that factor.
+  const SparseMatrix& hessian() const { return hessian_; }
+  void JacobianPattern(SparseMatrix* jacobian) const {
+    problem_->InitJacobian(jacobian);
+    jacobian->makeCompressed();
+  }
   const PenaltyCounts& counts() const { return counts_; }
   Problem* problem() const { return problem_; }
 

@@ -486,7 +486,11 @@ bool OuterLoop::RestartAfterRunaway(double q_start, const InnerSummary& inner) {
 
 InnerSummary OuterLoop::SolveSubproblem() {
   InnerControl control;
+  method_.tolerance->Start(current_);
   control.tolerance = method_.tolerance->Tolerance();
+  control.solves_problem = [this](const Iterate& x) {
+    return method_.convergence->EndsSubproblem(q_, x);
+  };
   control.max_iterations = options_.max_inner_iter - iterations_;
   control.deadline = &deadline_;
   control.stall_rounding = options_.stall_rounding;
@@ -521,6 +525,7 @@ void OuterLoop::Record(int k, double q_start, const InnerSummary& inner) {
   r.grad_evals = q_.counts().grad_evals;
   r.hess_evals = q_.counts().hess_evals;
   r.hess_products = q_.counts().hess_products;
+  r.factorizations = inner_->factorizations();
   if (callbacks_.on_outer_iteration) callbacks_.on_outer_iteration(r);
 }
 
@@ -549,6 +554,8 @@ Summary OuterLoop::Finish(TerminationType type, const std::string& message) {
   summary_.grad_evals = q_.counts().grad_evals;
   summary_.hess_evals = q_.counts().hess_evals;
   summary_.hess_products = q_.counts().hess_products;
+  summary_.factorizations = inner_ ? inner_->factorizations() : 0;
+  summary_.preconditioner = inner_ ? inner_->preconditioner() : "";
   summary_.cpu_time = CpuSeconds() - start_cpu_;
   summary_.beta = q_.beta();
   const bool have_point = type != TerminationType::kInvalidOptions &&

@@ -54,11 +54,20 @@ struct GradientDescentOptions {
 // rho = (actual + reg) / (predicted + reg) with reg = rho_regularization *
 // max(1, |Q(x)|): near convergence both reductions fall below Q's rounding
 // and the plain ratio is noise (the regularization makes it tend to 1).
-enum class PreconditionerKind { kNone, kJacobi, kPenalty };  // see inner/preconditioner.hpp
+enum class PreconditionerKind { kNone, kJacobi, kPenalty, kCholesky, kAuto };  // inner/preconditioner.hpp
 
 struct TrustRegionOptions {
-  PreconditionerKind preconditioner = PreconditionerKind::kJacobi;  // CG preconditioner (paper mode: none)
+  PreconditionerKind preconditioner = PreconditionerKind::kAuto;  // CG preconditioner (paper mode: none)
   int dense_limit = 3000;  // penalty preconditioner: dense m x m factor when m <= this
+  // kAuto takes a factorization (cholesky, else penalty) when its symbolic
+  // analysis predicts at most max(factor_min_flops, factor_flops_per_product
+  // * w) flops and max(factor_min_nonzeros, factor_nonzeros_per_product * w)
+  // entries in the factor, w = nnz(W) + 2 nnz(J) + n the work of one product
+  // with H (docs/algorithm.md, "Choosing the preconditioner").
+  double factor_flops_per_product = 2000.0;
+  double factor_min_flops = 1e8;
+  double factor_nonzeros_per_product = 100.0;
+  double factor_min_nonzeros = 1e6;
   double initial_radius = 1.0;   // Delta_0
   double max_radius = 1e3;       // Delta_max (paper assumption A9 needs a bound)
   double eta_accept = 0.1;       // accept the step when rho >= eta_accept
@@ -93,6 +102,11 @@ struct TrustRegionOptions {
   // point lowers ||grad Q|| further (the rounding floor of grad Q, about
   // ||Hess Q|| eps_mach ||z||, is above tau). 0 disables the test.
   double resolution_steps = 4.0;
+  // stall_window with an exact preconditioner (cholesky): each step is then
+  // a Newton step, which near a minimizer brings a new low of ||grad Q|| or
+  // of Q at once, so a drought of a few steps already means the rounding
+  // floor (docs/algorithm.md, "Stalls at the rounding floor").
+  long newton_stall_window = 10;
   // Bounded problems: the active-set step of TRON (inner/active_set.hpp;
   // Lin & More, SIAM J. Optim. 9, 1999). The generalized Cauchy point
   // p(t) = P(z - t g) - z needs ||p(t)|| <= Delta and the sufficient decrease
@@ -267,6 +281,9 @@ struct Options {
   int max_runaway_restarts = 20;          // per solve
   double diverging_iterates_tol = 1e20;   // Ipopt's diverging_iterates_tol (on ||z||_inf)
   double tolerance_cap = 1e20;    // tau_cap of Def. 2.1; >= 1e20 is +inf, 0 fixed
+  // Default mode: a subproblem ends at (2.4) only once its stationarity is
+  // also below this fraction of its start's (tau capped; docs/algorithm.md).
+  double subproblem_progress = 0.1;
   int max_outer_iter = 500;       // outer iterations k before giving up
   long max_inner_iter = 10000000; // total inner iterations over all k
   double max_cpu_time = 1e6;      // seconds of process CPU time

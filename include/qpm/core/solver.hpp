@@ -71,6 +71,7 @@ struct OuterRecord {
   long grad_evals = 0;       // cumulative
   long hess_evals = 0;       // cumulative
   long hess_products = 0;    // cumulative Hessian-of-Q products (CG iterations)
+  long factorizations = 0;   // cumulative sparse/dense factorizations (preconditioner)
 };
 
 struct Summary {
@@ -96,6 +97,9 @@ struct Summary {
   long grad_evals = 0;
   long hess_evals = 0;
   long hess_products = 0;    // Hessian-of-Q products (TR's CG)
+  long factorizations = 0;   // numeric factorizations of the CG's preconditioner, shifted
+                             // retries included (inner/preconditioner.hpp)
+  std::string preconditioner;  // the one the trust region used ("" without CG)
   double cpu_time = 0.0;
   std::vector<OuterRecord> outer;
 

@@ -28,7 +28,7 @@ ActiveSetStep::ActiveSetStep(int n, const TrustRegionOptions& options)
 ActiveSetResult ActiveSetStep::Solve(const HessianOperator& hessian, const Vector& g,
                                      const Vector& lower, const Vector& upper, double radius,
                                      double tol, int max_cg_iter, Vector* p,
-                                     const HessianOperator* preconditioner, int release_streak) {
+                                     CgPreconditioner* preconditioner, int release_streak) {
   lower_ = &lower, upper_ = &upper;
   ActiveSetResult result;
   result.cauchy_trials = CauchyPoint(hessian, g, radius, p);

@@ -62,7 +62,7 @@ class ActiveSetStep {
   // Cauchy point freed bounds (step 1b's trigger; the caller counts them).
   ActiveSetResult Solve(const HessianOperator& hessian, const Vector& g, const Vector& lower,
                         const Vector& upper, double radius, double tol, int max_cg_iter,
-                        Vector* p, const HessianOperator* preconditioner = nullptr,
+                        Vector* p, CgPreconditioner* preconditioner = nullptr,
                         int release_streak = 0);
 
   double cauchy_step() const { return t_; }  // t of the last Cauchy point

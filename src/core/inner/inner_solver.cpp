@@ -62,7 +62,7 @@ void SwapIterates(Iterate* a, Iterate* b) {
 
 bool CheckStop(const InnerControl& control, const Iterate& x, InnerSummary* summary) {
   summary->tau = control.tolerance(x.c_norm());
-  if (x.grad_q_norm <= summary->tau) {  // (2.4)
+  if (x.grad_q_norm <= summary->tau || (control.solves_problem && control.solves_problem(x))) {  // (2.4)
     summary->status = InnerStatus::kConverged;
   } else if (summary->iterations >= control.max_iterations) {
     summary->status = InnerStatus::kIterationLimit;

@@ -55,6 +55,9 @@ struct InnerControl {
   // alone is no sign of it where f sums n terms from f(x_0) = 0
   // (docs/algorithm.md, "Runaway subproblems").
   double objective_runaway_min_z = 0.0;
+  // True at a point that already solves the problem (the outer loop's test):
+  // the subproblem ends there, kConverged. Null: never.
+  std::function<bool(const Iterate&)> solves_problem;
   // Called after each accepted step; returning false stops with kUserStop.
   std::function<bool(const Iterate&, const StepInfo&)> on_iteration;
 };
@@ -79,6 +82,10 @@ class InnerSolver {
  public:
   virtual ~InnerSolver() = default;
   virtual InnerSummary Minimize(const InnerControl& control, Iterate* x) = 0;
+  // Numeric factorizations of the preconditioner so far (0 without one).
+  virtual long factorizations() const { return 0; }
+  // The CG preconditioner's name (inner/preconditioner.hpp), "" without CG.
+  virtual const char* preconditioner() const { return ""; }
 };
 
 // Declares a subproblem stalled when max(window, steps before the last

@@ -4,42 +4,28 @@
 #include <cmath>
 #include <vector>
 
+#include <Eigen/Dense>
+
+#include "core/inner/cholesky_preconditioner.hpp"
+
 namespace qpm {
 
-const char* ToString(PreconditionerType type) {
-  switch (type) {
-    case PreconditionerType::kNone: return "none";
-    case PreconditionerType::kJacobi: return "jacobi";
-    case PreconditionerType::kPenalty: return "penalty";
+const char* ToString(PreconditionerKind kind) {
+  switch (kind) {
+    case PreconditionerKind::kNone: return "none";
+    case PreconditionerKind::kJacobi: return "jacobi";
+    case PreconditionerKind::kPenalty: return "penalty";
+    case PreconditionerKind::kCholesky: return "cholesky";
+    case PreconditionerKind::kAuto: return "auto";
   }
   return "unknown";
 }
 
-Preconditioner::Preconditioner(PreconditionerType type, PenaltyFunction* q, int dense_limit)
-    : type_(type), q_(q), dense_limit_(dense_limit) {
-  diag_.setZero(q->n());
-  t_.setZero(q->m());
-  y_.setZero(q->m());
-  use_dense_ = q->m() <= dense_limit_;
-}
-
-bool Preconditioner::Update(const Iterate& it) {
-  at_ = &it;
-  if (type_ == PreconditionerType::kPenalty && !use_dense_ && !pattern_checked_) {
-    pattern_checked_ = true;  // J's pattern is fixed for the solve
-    if (ProductTooDense(it.jacobian)) type_ = PreconditionerType::kJacobi;
-  }
-  if (type_ == PreconditionerType::kJacobi) {
-    UpdateJacobi(it);
-    return true;
-  }
-  if (type_ == PreconditionerType::kPenalty) return UpdatePenalty(it);
-  return true;
-}
+namespace {
 
 // diag(W) made positive: a floor relative to its largest entry keeps M SPD
 // where W is indefinite or zero (slacks).
-static void PositiveDiagonal(const PenaltyFunction& q, Vector* d) {
+void PositiveDiagonal(const PenaltyFunction& q, Vector* d) {
   const int nx = q.num_x();
   d->head(nx) = q.hessian_diagonal().cwiseAbs();
   d->tail(q.num_slacks()).setZero();
@@ -47,65 +33,186 @@ static void PositiveDiagonal(const PenaltyFunction& q, Vector* d) {
   *d = d->cwiseMax(floor);
 }
 
-void Preconditioner::UpdateJacobi(const Iterate& it) {
-  PositiveDiagonal(*q_, &diag_);
-  const double beta = q_->beta();
-  const SparseMatrix& j = it.jacobian;
-  for (int r = 0; r < j.outerSize(); ++r) {
-    for (SparseMatrix::InnerIterator e(j, r); e; ++e) diag_[e.col()] += beta * e.value() * e.value();
+class JacobiPreconditioner : public Preconditioner {
+ public:
+  explicit JacobiPreconditioner(PenaltyFunction* q) : q_(q), diag_(q->n()) {}
+  PreconditionerKind kind() const override { return PreconditionerKind::kJacobi; }
+
+  bool Update(const Iterate& it) override {
+    PositiveDiagonal(*q_, &diag_);
+    const double beta = q_->beta();
+    const SparseMatrix& j = it.jacobian;
+    for (int r = 0; r < j.outerSize(); ++r) {
+      for (SparseMatrix::InnerIterator e(j, r); e; ++e) diag_[e.col()] += beta * e.value() * e.value();
+    }
+    diag_.tail(q_->num_slacks()).array() += beta;
+    return true;
   }
-  diag_.tail(q_->num_slacks()).array() += beta;
+
+  void Apply(const Vector& r, const Vector* /*free*/, Vector* z) override {
+    *z = r.cwiseQuotient(diag_);
+  }
+
+ private:
+  PenaltyFunction* q_;
+  Vector diag_;  // diag(H)
+};
+
+// The pattern of S = J D^{-1} J^T + I/beta with unit values (its lower triangle).
+LowerMatrix ProductPattern(const SparseMatrix& jacobian) {
+  SparseMatrix ones = jacobian;
+  std::fill(ones.valuePtr(), ones.valuePtr() + ones.nonZeros(), 1.0);
+  LowerMatrix s = (ones * ones.transpose()).triangularView<Eigen::Lower>();
+  for (int r = 0; r < s.rows(); ++r) s.coeffRef(r, r) += 1.0;
+  s.makeCompressed();
+  return s;
 }
 
-// An upper bound on nnz(J D^{-1} J^T) from J's pattern, O(nnz(J)): a column
-// in k rows adds at most k^2 entries.
-bool Preconditioner::ProductTooDense(const SparseMatrix& j) const {
-  std::vector<double> rows_in_column(j.cols(), 0.0);
-  for (int r = 0; r < j.outerSize(); ++r) {
-    for (SparseMatrix::InnerIterator e(j, r); e; ++e) rows_in_column[e.col()] += 1.0;
+class PenaltyPreconditioner : public Preconditioner {
+ public:
+  PenaltyPreconditioner(PenaltyFunction* q, const SparseMatrix& jacobian_pattern, bool dense)
+      : q_(q), diag_(q->n()), t_(q->m()), y_(q->m()), use_dense_(dense) {
+    if (!use_dense_) {
+      sparse_ = MakeSparseCholesky();
+      cost_ = sparse_->Analyze(ProductPattern(jacobian_pattern));
+    } else {
+      cost_.factor_nonzeros = 0.5 * q->m() * (q->m() + 1.0);
+      cost_.flops = std::pow(static_cast<double>(q->m()), 3) / 3.0;
+    }
   }
-  double bound = 0.0;
-  for (double k : rows_in_column) bound += k * k;
-  return bound > kDenseProductFactor * (static_cast<double>(j.nonZeros()) + j.rows());
-}
+  PreconditionerKind kind() const override { return PreconditionerKind::kPenalty; }
+  const FactorCost& cost() const { return cost_; }
 
-bool Preconditioner::UpdatePenalty(const Iterate& it) {
-  PositiveDiagonal(*q_, &diag_);
-  const int nx = q_->num_x();
-  const Vector dinv_x = diag_.head(nx).cwiseInverse();
+  // An upper bound on nnz(J D^{-1} J^T) from J's pattern, O(nnz(J)): a
+  // column in k rows adds at most k^2 entries.
+  static double ProductBound(const SparseMatrix& j) {
+    std::vector<double> rows_in_column(j.cols(), 0.0);
+    for (int r = 0; r < j.outerSize(); ++r) {
+      for (SparseMatrix::InnerIterator e(j, r); e; ++e) rows_in_column[e.col()] += 1.0;
+    }
+    double bound = 0.0;
+    for (double k : rows_in_column) bound += k * k;
+    return bound;
+  }
+
   // S = I/beta + J D_x^{-1} J^T + E D_s^{-1} E^T.
-  // One O(nnz(J)) temporary (J D^{-1}); the product itself is m x m.
-  const SparseMatrix jd = it.jacobian * dinv_x.asDiagonal();
-  Eigen::SparseMatrix<double> s = jd * it.jacobian.transpose();
-  Vector extra = Vector::Constant(q_->m(), 1.0 / q_->beta());
-  for (int i = 0; i < q_->num_slacks(); ++i) extra[q_->slack_row(i)] += 1.0 / diag_[nx + i];
-  for (int r = 0; r < q_->m(); ++r) s.coeffRef(r, r) += extra[r];
-  if (use_dense_) {
-    dense_.compute(Eigen::MatrixXd(s));
-    return dense_.info() == Eigen::Success;
+  bool Update(const Iterate& it) override {
+    at_ = &it;
+    PositiveDiagonal(*q_, &diag_);
+    const int nx = q_->num_x();
+    const Vector dinv_x = diag_.head(nx).cwiseInverse();
+    const SparseMatrix jd = it.jacobian * dinv_x.asDiagonal();
+    LowerMatrix s = (jd * it.jacobian.transpose()).triangularView<Eigen::Lower>();
+    Vector extra = Vector::Constant(q_->m(), 1.0 / q_->beta());
+    for (int i = 0; i < q_->num_slacks(); ++i) extra[q_->slack_row(i)] += 1.0 / diag_[nx + i];
+    for (int r = 0; r < q_->m(); ++r) s.coeffRef(r, r) += extra[r];
+    s.makeCompressed();
+    ++factorizations_;
+    if (use_dense_) {
+      dense_.compute(Eigen::MatrixXd(s));  // LLT reads the lower triangle
+      return dense_.info() == Eigen::Success;
+    }
+    return sparse_->Factorize(s, 0.0);
   }
-  sparse_.compute(s);
-  return sparse_.info() == Eigen::Success;
+
+  void Apply(const Vector& r, const Vector* /*free*/, Vector* z) override {
+    *z = r.cwiseQuotient(diag_);  // D^{-1} r
+    if (q_->m() == 0) return;
+    const int nx = q_->num_x();
+    t_.noalias() = at_->jacobian * z->head(nx);  // J_z w
+    for (int i = 0; i < q_->num_slacks(); ++i) t_[q_->slack_row(i)] -= (*z)[nx + i];
+    if (use_dense_) {
+      y_ = dense_.solve(t_);
+    } else {
+      sparse_->Solve(t_, &y_);
+    }
+    // z -= D^{-1} J_z^T y
+    z->head(nx).noalias() -= (at_->jacobian.transpose() * y_).cwiseQuotient(diag_.head(nx));
+    for (int i = 0; i < q_->num_slacks(); ++i) (*z)[nx + i] += y_[q_->slack_row(i)] / diag_[nx + i];
+  }
+
+ private:
+  PenaltyFunction* q_;
+  const Iterate* at_ = nullptr;
+  Vector diag_;   // D
+  Vector t_, y_;  // m-vectors
+  bool use_dense_;
+  FactorCost cost_;
+  Eigen::LLT<Eigen::MatrixXd> dense_;
+  std::unique_ptr<SparseCholesky> sparse_;
+};
+
+// Whether a product bound (entries of J_z^T J_z or of J J^T) allows forming
+// the product at all: within kDenseProductFactor of the data it comes from.
+constexpr double kDenseProductFactor = 20.0;
+bool ProductSparse(double bound, double data) { return bound <= kDenseProductFactor * data; }
+
+// The user's choice: S dense up to dense_limit rows, else sparse where its
+// pattern allows.
+std::unique_ptr<Preconditioner> MakePenalty(const TrustRegionOptions& options, PenaltyFunction* q,
+                                            const SparseMatrix& j) {
+  const bool dense = q->m() <= options.dense_limit;
+  if (!dense && !ProductSparse(PenaltyPreconditioner::ProductBound(j), j.nonZeros() + q->m())) {
+    return nullptr;
+  }
+  return std::make_unique<PenaltyPreconditioner>(q, j, dense);
 }
 
-void Preconditioner::Apply(const Vector& r, Vector* z) {
-  if (type_ == PreconditionerType::kNone) {
-    *z = r;
-    return;
+// Auto's: a sparse S where affordable, else a dense one (m <= dense_limit)
+// where affordable.
+std::unique_ptr<Preconditioner> MakeAffordablePenalty(const TrustRegionOptions& options,
+                                                      PenaltyFunction* q, const SparseMatrix& j) {
+  const double work = ProductWork(*q, j);
+  if (ProductSparse(PenaltyPreconditioner::ProductBound(j), j.nonZeros() + q->m())) {
+    auto sparse = std::make_unique<PenaltyPreconditioner>(q, j, false);
+    if (Affordable(sparse->cost(), work, options)) return sparse;
   }
-  *z = r.cwiseQuotient(diag_);  // D^{-1} r
-  if (type_ == PreconditionerType::kJacobi || q_->m() == 0) return;
-  const int nx = q_->num_x();
-  t_.noalias() = at_->jacobian * z->head(nx);  // J_z w
-  for (int i = 0; i < q_->num_slacks(); ++i) t_[q_->slack_row(i)] -= (*z)[nx + i];
-  if (use_dense_) {
-    y_ = dense_.solve(t_);
-  } else {
-    y_ = sparse_.solve(t_);
+  if (q->m() > options.dense_limit) return nullptr;
+  auto dense = std::make_unique<PenaltyPreconditioner>(q, j, true);
+  return Affordable(dense->cost(), work, options) ? std::move(dense) : nullptr;
+}
+
+std::unique_ptr<Preconditioner> MakeCholesky(const TrustRegionOptions& options, PenaltyFunction* q,
+                                             const SparseMatrix& j, bool require_affordable) {
+  const double data = static_cast<double>(q->hessian().nonZeros()) + j.nonZeros() + q->n();
+  if (!ProductSparse(CholeskyPreconditioner::ProductBound(*q, j), data)) return nullptr;
+  auto cholesky = std::make_unique<CholeskyPreconditioner>(q, j);
+  if (require_affordable && !Affordable(cholesky->cost(), ProductWork(*q, j), options)) return nullptr;
+  return cholesky;
+}
+
+}  // namespace
+
+double ProductWork(const PenaltyFunction& q, const SparseMatrix& jacobian_pattern) {
+  return static_cast<double>(q.hessian().nonZeros()) + 2.0 * jacobian_pattern.nonZeros() + q.n();
+}
+
+bool Affordable(const FactorCost& cost, double product_work, const TrustRegionOptions& options) {
+  const double flops = std::max(options.factor_min_flops, options.factor_flops_per_product * product_work);
+  const double memory = std::max(options.factor_min_nonzeros, options.factor_nonzeros_per_product * product_work);
+  return cost.flops <= flops && cost.factor_nonzeros <= memory;
+}
+
+std::unique_ptr<Preconditioner> MakePreconditioner(const TrustRegionOptions& options,
+                                                   PenaltyFunction* q) {
+  SparseMatrix j;
+  q->JacobianPattern(&j);
+  std::unique_ptr<Preconditioner> chosen;
+  switch (options.preconditioner) {
+    case PreconditionerKind::kNone: return nullptr;
+    case PreconditionerKind::kJacobi: break;
+    case PreconditionerKind::kPenalty: chosen = MakePenalty(options, q, j); break;
+    case PreconditionerKind::kCholesky:
+      chosen = MakeCholesky(options, q, j, false);
+      if (!chosen) chosen = MakePenalty(options, q, j);
+      break;
+    case PreconditionerKind::kAuto:
+      chosen = MakeCholesky(options, q, j, true);
+      if (!chosen) chosen = MakeAffordablePenalty(options, q, j);
+      break;
   }
-  // z -= D^{-1} J_z^T y
-  z->head(nx).noalias() -= (at_->jacobian.transpose() * y_).cwiseQuotient(diag_.head(nx));
-  for (int i = 0; i < q_->num_slacks(); ++i) (*z)[nx + i] += y_[q_->slack_row(i)] / diag_[nx + i];
+  if (!chosen) chosen = std::make_unique<JacobiPreconditioner>(q);
+  return chosen;
 }
 
 }  // namespace qpm

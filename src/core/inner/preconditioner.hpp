@@ -1,65 +1,63 @@
 // Preconditioners for the truncated CG of QPM-TR, whose matrix is
 //   H = W + beta J_z^T J_z,   J_z = [J, -E] (E: slack columns of rows),
-// and whose conditioning worsens as beta grows. Both are rebuilt after each
+// and whose conditioning worsens as beta grows. Each is rebuilt after each
 // Hessian evaluation (once per accepted iterate), never inside CG:
 //
-//   jacobi:  M = diag(H) = |diag W| + beta sum_i J_ij^2 (+ beta on slacks)
-//   penalty: M = D + beta J_z^T J_z with D = |diag W| (floored), applied
-//            exactly by the Sherman-Morrison-Woodbury identity
-//              M^{-1} = D^{-1} - D^{-1} J_z^T (I/beta + J_z D^{-1} J_z^T)^{-1} J_z D^{-1},
-//            with the m x m matrix S = I/beta + J_z D^{-1} J_z^T factored densely
-//            (m <= dense_limit) or by a sparse LDL^T. M captures the
-//            beta-dependent part of H exactly, so the CG iterations per step
-//            stay flat as beta grows (only W's off-diagonal part is left).
-//            Where S would be too dense for the sparse LDL^T (a variable in
-//            many rows: sum over columns of (rows in the column)^2 above
-//            kDenseProductFactor (nnz(J) + m)), it is not formed: M is the
-//            jacobi one instead, decided once from J's pattern.
+//   jacobi:   M = diag(H) = |diag W| + beta sum_i J_ij^2 (+ beta on slacks)
+//   penalty:  M = D + beta J_z^T J_z with D = |diag W| (floored), applied
+//             exactly by the Sherman-Morrison-Woodbury identity
+//               M^{-1} = D^{-1} - D^{-1} J_z^T (I/beta + J_z D^{-1} J_z^T)^{-1} J_z D^{-1},
+//             with the m x m matrix S = I/beta + J_z D^{-1} J_z^T factored densely
+//             (m <= dense_limit) or by a sparse Cholesky. M captures the
+//             beta-dependent part of H exactly, so the CG iterations per step
+//             stay flat as beta grows (only W's off-diagonal part is left).
+//   cholesky: M = H + delta I on the face, by a sparse Cholesky
+//             (cholesky_preconditioner.hpp): CG's first iterate is the
+//             Newton step; delta > 0 only where H is not positive definite.
+//   auto:     the first of cholesky, penalty, jacobi whose factorization the
+//             symbolic analysis predicts affordable (docs/algorithm.md,
+//             "Choosing the preconditioner"), decided once per solve from
+//             the patterns of W and J.
 #ifndef QPM_CORE_INNER_PRECONDITIONER_HPP_
 #define QPM_CORE_INNER_PRECONDITIONER_HPP_
 
-#include <Eigen/Dense>
-#include <Eigen/SparseCholesky>
+#include <memory>
 
-#include "qpm/core/options.hpp"
+#include "core/inner/truncated_cg.hpp"
+#include "core/linalg/sparse_cholesky.hpp"
 #include "core/penalty.hpp"
+#include "qpm/core/options.hpp"
 
 namespace qpm {
 
-using PreconditionerType = PreconditionerKind;
+const char* ToString(PreconditionerKind kind);
 
-const char* ToString(PreconditionerType type);
-
-class Preconditioner {
+class Preconditioner : public CgPreconditioner {
  public:
-  Preconditioner(PreconditionerType type, PenaltyFunction* q, int dense_limit);
+  virtual PreconditionerKind kind() const = 0;
+  // Rebuilds M from W (loaded by q->EvaluateHessian(it)) and J at it.
+  // False when no M could be formed.
+  virtual bool Update(const Iterate& it) = 0;
+  long factorizations() const { return factorizations_; }
+  // M = H whenever H is positive definite on the face: a step at which CG
+  // converged inside the region is then a Newton step.
+  virtual bool exact() const { return false; }
 
-  static constexpr double kDenseProductFactor = 20.0;
-
-  // The kind in use: penalty becomes jacobi at the first Update where S
-  // would be too dense (above).
-  PreconditionerType type() const { return type_; }
-  // Rebuilds M from diag(W) (loaded by q->EvaluateHessian(it)) and J at it.
-  bool Update(const Iterate& it);
-  // z = M^{-1} r.
-  void Apply(const Vector& r, Vector* z);
-
- private:
-  void UpdateJacobi(const Iterate& it);
-  bool ProductTooDense(const SparseMatrix& j) const;
-  bool UpdatePenalty(const Iterate& it);
-
-  PreconditionerType type_;
-  PenaltyFunction* q_;
-  int dense_limit_;
-  const Iterate* at_ = nullptr;
-  Vector diag_;      // jacobi: diag(H); penalty: D
-  Vector t_, y_;     // m-vectors
-  Eigen::LLT<Eigen::MatrixXd> dense_;
-  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> sparse_;
-  bool use_dense_ = true;
-  bool pattern_checked_ = false;
+ protected:
+  long factorizations_ = 0;  // numeric sparse or dense factorizations so far
 };
+
+// What a candidate's factorization would cost, against one product with H
+// (the unit of CG's work): see docs/algorithm.md, "Choosing the preconditioner".
+bool Affordable(const FactorCost& cost, double product_work, const TrustRegionOptions& options);
+// nnz(W) + 2 nnz(J) + n: the flops of one product with H, up to a factor 2.
+double ProductWork(const PenaltyFunction& q, const SparseMatrix& jacobian_pattern);
+
+// The preconditioner options.preconditioner names, for q's patterns; null
+// for kNone. kAuto and a penalty preconditioner whose S would be dense are
+// resolved here, once per solve.
+std::unique_ptr<Preconditioner> MakePreconditioner(const TrustRegionOptions& options,
+                                                   PenaltyFunction* q);
 
 }  // namespace qpm
 

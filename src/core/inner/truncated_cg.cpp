@@ -15,7 +15,7 @@ TruncatedCg::TruncatedCg(int n) : r_(n), z_(n), d_(n), hd_(n), hp_(n) {}
 
 CgResult TruncatedCg::Solve(const HessianOperator& hessian, const Vector& g, double radius,
                             double tol, int max_iter, Vector* p,
-                            const HessianOperator* preconditioner) {
+                            CgPreconditioner* preconditioner) {
   p->setZero();
   hp_.setZero();
   r_ = g;  // r = H p + g
@@ -30,19 +30,19 @@ CgResult TruncatedCg::Solve(const HessianOperator& hessian, const Vector& g, dou
 
 CgResult TruncatedCg::SolveOnFace(const HessianOperator& hessian, const Vector& gradient,
                                   const Vector& free, double radius, double tol, int max_iter,
-                                  Vector* p, const HessianOperator* preconditioner) {
+                                  Vector* p, CgPreconditioner* preconditioner) {
   r_ = gradient.cwiseProduct(free);  // the model gradient on the face
   return Iterate(hessian, radius, tol, max_iter, &free, preconditioner, p);
 }
 
 CgResult TruncatedCg::Iterate(const HessianOperator& hessian, double radius, double tol,
                               int max_iter, const Vector* free,
-                              const HessianOperator* preconditioner, Vector* p) {
+                              CgPreconditioner* preconditioner, Vector* p) {
   CgResult result;
   // z = M^{-1} r (M = I without a preconditioner), masked to the face.
   auto precondition = [&]() {
     if (!preconditioner) return;
-    (*preconditioner)(r_, &z_);
+    preconditioner->Apply(r_, free, &z_);
     if (free) z_.array() *= free->array();
   };
   precondition();

@@ -37,6 +37,15 @@ struct CgResult {
 
 using HessianOperator = std::function<void(const Vector& v, Vector* hv)>;
 
+// M^{-1} for preconditioned CG (M symmetric positive definite).
+class CgPreconditioner {
+ public:
+  virtual ~CgPreconditioner() = default;
+  // z = M^{-1} r. On a face (free: 1 on the face's entries, 0 off them; null
+  // for the whole space) M may be the face's own reduced matrix; CG masks z.
+  virtual void Apply(const Vector& r, const Vector* free, Vector* z) = 0;
+};
+
 class TruncatedCg {
  public:
   explicit TruncatedCg(int n);  // work vectors sized once
@@ -45,7 +54,7 @@ class TruncatedCg {
   // CG; the trust region stays Euclidean: CG stops at the first iterate that
   // would leave the ball, which is on it, so ||p|| <= Delta still holds.
   CgResult Solve(const HessianOperator& hessian, const Vector& g, double radius, double tol,
-                 int max_iter, Vector* p, const HessianOperator* preconditioner = nullptr);
+                 int max_iter, Vector* p, CgPreconditioner* preconditioner = nullptr);
 
   // CG on a face: p holds the start (||p|| <= radius) and `gradient` the
   // model's gradient g + H p there; only entries with free[i] = 1 move.
@@ -54,12 +63,12 @@ class TruncatedCg {
   // computed (0): the caller's projected search measures the model.
   CgResult SolveOnFace(const HessianOperator& hessian, const Vector& gradient, const Vector& free,
                        double radius, double tol, int max_iter, Vector* p,
-                       const HessianOperator* preconditioner = nullptr);
+                       CgPreconditioner* preconditioner = nullptr);
 
  private:
   // The CG iterations from p with r_ = H p + g (masked by `free` when given).
   CgResult Iterate(const HessianOperator& hessian, double radius, double tol, int max_iter,
-                   const Vector* free, const HessianOperator* preconditioner, Vector* p);
+                   const Vector* free, CgPreconditioner* preconditioner, Vector* p);
 
   Vector r_, z_, d_, hd_, hp_;
 };

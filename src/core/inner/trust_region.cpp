@@ -12,7 +12,9 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
       cg_(q->n()),
       active_set_(q->has_bounds() ? q->n() : 0, options),
       radius_(options.initial_radius),
-      preconditioner_(options.preconditioner, q, options.dense_limit) {
+      preconditioner_(MakePreconditioner(options, q)) {
+  stall_window_ = preconditioner_ && preconditioner_->exact() ? options.newton_stall_window
+                                                             : options.stall_window;
   q_->Allocate(&trial_);
   step_.resize(q_->n());
   if (q_->has_bounds()) {
@@ -20,7 +22,6 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
     step_upper_.resize(q_->n());
   }
   hessian_ = [this](const Vector& v, Vector* hv) { q_->HessianProduct(*at_, v, hv); };
-  apply_preconditioner_ = [this](const Vector& r, Vector* z) { preconditioner_.Apply(r, z); };
 }
 
 // W is evaluated at a trial point before it is accepted: when the model
@@ -29,7 +30,7 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
 // first point (it depends on beta) failing ends the subproblem.
 InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
   InnerSummary summary;
-  StallMonitor monitor(options_.stall_window, control.stall_rounding, *x, q_->beta());
+  StallMonitor monitor(stall_window_, control.stall_rounding, *x, q_->beta());
   bool hessian_current = false;  // W at x for this beta
   bool preconditioner_current = false;
   int rejected = 0;
@@ -42,7 +43,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
       }
       hessian_current = true, preconditioner_current = false;
     }
-    if (!preconditioner_current && !preconditioner_.Update(*x)) {
+    if (!preconditioner_current && preconditioner_ && !preconditioner_->Update(*x)) {
       summary.status = InnerStatus::kStalled;
       return summary;
     }
@@ -121,8 +122,7 @@ bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {
   const double g_norm = x.grad_q_norm;
   const double tol = std::min(options_.cg_relative_tol, std::sqrt(g_norm)) * g_norm;
   const int max_iter = options_.cg_max_iter > 0 ? options_.cg_max_iter : q_->n();
-  const HessianOperator* m = options_.preconditioner == PreconditionerKind::kNone
-                                ? nullptr : &apply_preconditioner_;
+  CgPreconditioner* m = preconditioner_.get();
   const CgResult cg = q_->has_bounds()
                           ? BoundedStep(x, tol, max_iter, m)
                           : cg_.Solve(hessian_, x.grad_q, radius_, tol, max_iter, &step_, m);
@@ -151,7 +151,7 @@ bool TrustRegion::BelowResolution(const Vector& z) const {
 // The step over the box l - z <= p <= u - z: TRON's active-set step
 // (inner/active_set.hpp; Lin & More, SIAM J. Optim. 9, 1999, Sec. 3-4).
 CgResult TrustRegion::BoundedStep(const Iterate& x, double tol, int max_iter,
-                                  const HessianOperator* preconditioner) {
+                                  CgPreconditioner* preconditioner) {
   step_lower_ = q_->lower() - x.x;
   step_upper_ = q_->upper() - x.x;
   const ActiveSetResult result = active_set_.Solve(hessian_, x.grad_q, step_lower_, step_upper_,

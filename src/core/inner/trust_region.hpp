@@ -32,6 +32,12 @@ class TrustRegion : public InnerSolver {
   InnerSummary Minimize(const InnerControl& control, Iterate* x) override;
 
   double radius() const { return radius_; }
+  long factorizations() const override {
+    return preconditioner_ ? preconditioner_->factorizations() : 0;
+  }
+  const char* preconditioner() const override {
+    return ToString(preconditioner_ ? preconditioner_->kind() : PreconditionerKind::kNone);
+  }
 
  private:
   bool BelowResolution(const Vector& z) const;
@@ -43,7 +49,7 @@ class TrustRegion : public InnerSolver {
   void UpdateRadius(double rho, double step_norm);
   bool HessianAtTrial(const InnerControl& control, bool* hessian_current);
   CgResult BoundedStep(const Iterate& x, double tol, int max_iter,
-                       const HessianOperator* preconditioner);
+                       CgPreconditioner* preconditioner);
   void SnapToBounds();
   double Ratio(const Iterate& x, double predicted);
 
@@ -57,11 +63,11 @@ class TrustRegion : public InnerSolver {
   double radius_;
   long collapsed_ = 0;  // consecutive iterations with a collapsed radius (TrustRegionOptions)
   long capped_ = 0;     // consecutive accepted steps of length max_radius
+  long stall_window_;  // options' stall_window, newton_stall_window with an exact preconditioner
   int release_streak_ = 0;      // consecutive accepted steps whose Cauchy point freed bounds
   bool last_cauchy_freed_ = false;  // the last step's Cauchy point did
   HessianOperator hessian_;
-  Preconditioner preconditioner_;
-  HessianOperator apply_preconditioner_;
+  std::unique_ptr<Preconditioner> preconditioner_;  // null: plain CG
   const Iterate* at_ = nullptr;  // iterate whose Hessian is loaded
   bool derivatives_ready_ = false;  // trial_ has its gradient
   bool below_resolution_ = false;

@@ -37,6 +37,9 @@ class ConvergenceTest {
   // The stationarity of Iterate::grad_q_norm: max-norm or the paper's 2-norm.
   virtual bool max_norm() const = 0;
   virtual const char* converged_message() const = 0;
+  // x, met inside a subproblem, already passes the final test, so the
+  // subproblem may end there. The paper's subproblems end at (2.4) only.
+  virtual bool EndsSubproblem(const PenaltyFunction&, const Iterate&) const { return false; }
 };
 
 // beta_0 and beta_{k+1}.
@@ -75,6 +78,8 @@ class MultiplierUpdate {
 class SubproblemTolerance {
  public:
   virtual ~SubproblemTolerance() = default;
+  // The next subproblem starts at x (before Tolerance() is asked for it).
+  virtual void Start(const Iterate& /*x*/) {}
   virtual FeasibilityTolerance Tolerance() const = 0;
   // After subproblem k ended at the point `r` records, whose violation was
   // `c_before` at its start.

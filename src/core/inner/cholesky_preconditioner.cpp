@@ -1,0 +1,193 @@
+#include "core/inner/cholesky_preconditioner.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace qpm {
+namespace {
+
+// Ipopt's inertia correction constants (Waechter & Biegler 2006, Sec. 3.1).
+constexpr double kFirstShift = 1e-4;       // delta_w^0
+constexpr double kMinShift = 1e-20;        // delta_w^min
+constexpr double kMaxShift = 1e40;         // delta_w^max
+constexpr double kShrinkShift = 1.0 / 3;   // kappa_w^-
+constexpr double kGrowShift = 8.0;         // kappa_w^+
+constexpr double kGrowFirstShift = 100.0;  // kappa-bar_w^+
+
+// Slot of entry (row, col), row >= col, of a compressed lower matrix.
+int Slot(const LowerMatrix& a, int row, int col) {
+  const int* begin = a.innerIndexPtr() + a.outerIndexPtr()[col];
+  const int* end = a.innerIndexPtr() + a.outerIndexPtr()[col + 1];
+  return static_cast<int>(std::lower_bound(begin, end, row) - a.innerIndexPtr());
+}
+
+// Column of the slack of each row (n_x + slack index), or -1.
+std::vector<int> SlackColumns(const PenaltyFunction& q) {
+  std::vector<int> column(q.m(), -1);
+  for (int i = 0; i < q.num_slacks(); ++i) column[q.slack_row(i)] = q.num_x() + i;
+  return column;
+}
+
+}  // namespace
+
+double CholeskyPreconditioner::ProductBound(const PenaltyFunction& q,
+                                            const SparseMatrix& jacobian_pattern) {
+  const std::vector<int> slack = SlackColumns(q);
+  double bound = 0.0;
+  for (int r = 0; r < jacobian_pattern.outerSize(); ++r) {
+    const double k = jacobian_pattern.outerIndexPtr()[r + 1] - jacobian_pattern.outerIndexPtr()[r] +
+                     (slack[r] >= 0 ? 1.0 : 0.0);
+    bound += 0.5 * k * (k + 1.0);
+  }
+  return bound;
+}
+
+CholeskyPreconditioner::CholeskyPreconditioner(PenaltyFunction* q,
+                                               const SparseMatrix& jacobian_pattern)
+    : q_(q), cholesky_(MakeSparseCholesky()) {
+  BuildPattern(jacobian_pattern);
+  cost_ = cholesky_->Analyze(h_);
+  face_ = h_;
+  factored_free_.setOnes(q_->n());
+}
+
+// The lower triangle of W (x block), of J_z^T J_z, and the diagonal; the
+// slots each value lands in are kept for Assemble.
+void CholeskyPreconditioner::BuildPattern(const SparseMatrix& jacobian_pattern) {
+  const int n = q_->n();
+  const SparseMatrix& w = q_->hessian();
+  const std::vector<int> slack = SlackColumns(*q_);
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(static_cast<size_t>(w.nonZeros() + n + ProductBound(*q_, jacobian_pattern)));
+  for (int i = 0; i < w.outerSize(); ++i) {
+    for (SparseMatrix::InnerIterator e(w, i); e; ++e) {
+      entries.emplace_back(std::max(i, e.index()), std::min(i, e.index()), 0.0);
+    }
+  }
+  std::vector<int> columns;  // of one row of J_z
+  auto row_columns = [&](int r) {
+    columns.assign(jacobian_pattern.innerIndexPtr() + jacobian_pattern.outerIndexPtr()[r],
+                   jacobian_pattern.innerIndexPtr() + jacobian_pattern.outerIndexPtr()[r + 1]);
+    if (slack[r] >= 0) columns.push_back(slack[r]);
+  };
+  for (int r = 0; r < jacobian_pattern.outerSize(); ++r) {
+    row_columns(r);
+    for (size_t a = 0; a < columns.size(); ++a) {
+      for (size_t b = 0; b <= a; ++b) {
+        entries.emplace_back(std::max(columns[a], columns[b]), std::min(columns[a], columns[b]), 0.0);
+      }
+    }
+  }
+  for (int i = 0; i < n; ++i) entries.emplace_back(i, i, 0.0);
+  h_.resize(n, n);
+  h_.setFromTriplets(entries.begin(), entries.end());
+  h_.makeCompressed();
+  entries = {};
+  w_slot_.clear();
+  for (int i = 0; i < w.outerSize(); ++i) {
+    for (SparseMatrix::InnerIterator e(w, i); e; ++e) {
+      w_slot_.push_back(Slot(h_, std::max(i, e.index()), std::min(i, e.index())));
+    }
+  }
+  pair_slot_.clear();
+  for (int r = 0; r < jacobian_pattern.outerSize(); ++r) {
+    row_columns(r);
+    for (size_t a = 0; a < columns.size(); ++a) {
+      for (size_t b = 0; b <= a; ++b) {
+        pair_slot_.push_back(Slot(h_, std::max(columns[a], columns[b]), std::min(columns[a], columns[b])));
+      }
+    }
+  }
+  diag_slot_.resize(n);
+  column_of_.resize(h_.nonZeros());
+  for (int j = 0; j < n; ++j) {
+    diag_slot_[j] = Slot(h_, j, j);
+    for (int s = h_.outerIndexPtr()[j]; s < h_.outerIndexPtr()[j + 1]; ++s) column_of_[s] = j;
+  }
+}
+
+// H = W + beta J_z^T J_z on the pattern: J_z's rows are J's with -1 in the
+// row's slack column.
+void CholeskyPreconditioner::Assemble(const Iterate& it) {
+  double* h = h_.valuePtr();
+  std::fill(h, h + h_.nonZeros(), 0.0);
+  const double* w = q_->hessian().valuePtr();
+  for (size_t k = 0; k < w_slot_.size(); ++k) h[w_slot_[k]] += w[k];
+  const double beta = q_->beta();
+  const SparseMatrix& j = it.jacobian;
+  size_t pair = 0;
+  int slack_index = 0;
+  for (int r = 0; r < j.outerSize(); ++r) {
+    const double* v = j.valuePtr() + j.outerIndexPtr()[r];
+    const int k = j.outerIndexPtr()[r + 1] - j.outerIndexPtr()[r];
+    const bool has_slack = slack_index < q_->num_slacks() && q_->slack_row(slack_index) == r;
+    const int entries = k + (has_slack ? 1 : 0);
+    for (int a = 0; a < entries; ++a) {
+      const double va = a < k ? v[a] : -1.0;
+      for (int b = 0; b <= a; ++b) h[pair_slot_[pair++]] += beta * va * (b < k ? v[b] : -1.0);
+    }
+    slack_index += has_slack;
+  }
+  stale_ = true;
+}
+
+bool CholeskyPreconditioner::Update(const Iterate& it) {
+  Assemble(it);
+  return true;
+}
+
+// face_ = h_ with rows and columns off the face replaced by the identity's.
+bool CholeskyPreconditioner::FactorFace(const Vector* free) {
+  const double* h = h_.valuePtr();
+  double* f = face_.valuePtr();
+  const int* row = h_.innerIndexPtr();
+  for (int s = 0; s < h_.nonZeros(); ++s) {
+    const bool on_face = !free || ((*free)[row[s]] != 0.0 && (*free)[column_of_[s]] != 0.0);
+    f[s] = on_face ? h[s] : (row[s] == column_of_[s] ? 1.0 : 0.0);
+  }
+  if (free) {
+    factored_free_ = *free;
+  } else {
+    factored_free_.setOnes();
+  }
+  factored_ = FactorWithShift();
+  return factored_;
+}
+
+// Ipopt's inertia correction, on positive definiteness alone (above).
+bool CholeskyPreconditioner::FactorWithShift() {
+  delta_ = 0.0;
+  ++factorizations_;
+  if (cholesky_->Factorize(face_, 0.0)) return true;
+  const double growth = last_delta_ > 0.0 ? kGrowShift : kGrowFirstShift;
+  delta_ = last_delta_ > 0.0 ? std::max(kMinShift, kShrinkShift * last_delta_) : kFirstShift;
+  for (; delta_ <= kMaxShift; delta_ *= growth) {
+    ++factorizations_;
+    if (cholesky_->Factorize(face_, delta_)) {
+      last_delta_ = delta_;
+      return true;
+    }
+  }
+  return false;
+}
+
+int CholeskyPreconditioner::ChangedEntries(const Vector* free) const {
+  if (!free) return static_cast<int>((factored_free_.array() == 0.0).count());
+  return static_cast<int>((free->array() != factored_free_.array()).count());
+}
+
+void CholeskyPreconditioner::Apply(const Vector& r, const Vector* free, Vector* z) {
+  // A stale face costs CG about two solves (4 nnz(L) flops each) per changed entry.
+  const double refactor_at = cost_.flops / (8.0 * std::max(1.0, cost_.factor_nonzeros));
+  if (stale_ || (factored_ && ChangedEntries(free) > refactor_at)) {
+    stale_ = false;
+    FactorFace(free);
+  }
+  if (!factored_) {  // no shift made H_F positive definite (non-finite values)
+    *z = r;
+    return;
+  }
+  cholesky_->Solve(r, z);
+}
+
+}  // namespace qpm
