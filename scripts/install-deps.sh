@@ -3,10 +3,12 @@
 # ninja, pkg-config, Ipopt, Eigen, Boost.Test and the AMPL Solver Library
 # (libamplsolver-dev, for .nl models) and LBFGS++ (liblbfgspp-dev, header-only:
 # the L-BFGS-B pieces of the L-BFGS inner solver) and SuiteSparse
-# (libsuitesparse-dev: CHOLMOD, the sparse Cholesky of the preconditioners).
+# (libsuitesparse-dev: CHOLMOD, the sparse Cholesky of the preconditioners)
+# and OpenBLAS (libopenblas0-serial: the single-threaded BLAS behind CHOLMOD
+# and Ipopt's MUMPS alike).
 # Skips what is present.
 set -euo pipefail
-packages="g++ meson ninja-build pkg-config coinor-libipopt-dev libeigen3-dev libboost-test-dev libamplsolver-dev liblbfgspp-dev libsuitesparse-dev"
+packages="g++ meson ninja-build pkg-config coinor-libipopt-dev libeigen3-dev libboost-test-dev libamplsolver-dev liblbfgspp-dev libsuitesparse-dev libopenblas0-serial"
 missing=""
 for p in $packages; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

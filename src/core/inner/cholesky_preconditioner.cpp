@@ -8,7 +8,7 @@ namespace {
 
 // Ipopt's inertia correction constants (Waechter & Biegler 2006, Sec. 3.1).
 constexpr double kFirstShift = 1e-4;       // delta_w^0
-constexpr double kMinShift = 1e-20;        // delta_w^min
+constexpr double kMinShift = 1e-10;        // delta_w^min, relative to max |H_ii| here
 constexpr double kMaxShift = 1e40;         // delta_w^max
 constexpr double kShrinkShift = 1.0 / 3;   // kappa_w^-
 constexpr double kGrowShift = 8.0;         // kappa_w^+
@@ -160,7 +160,9 @@ bool CholeskyPreconditioner::FactorWithShift() {
   ++factorizations_;
   if (cholesky_->Factorize(face_, 0.0)) return true;
   const double growth = last_delta_ > 0.0 ? kGrowShift : kGrowFirstShift;
-  delta_ = last_delta_ > 0.0 ? std::max(kMinShift, kShrinkShift * last_delta_) : kFirstShift;
+  double scale = 1.0;
+  for (int slot : diag_slot_) scale = std::max(scale, std::abs(face_.valuePtr()[slot]));
+  delta_ = last_delta_ > 0.0 ? std::max(kMinShift * scale, kShrinkShift * last_delta_) : kFirstShift;
   for (; delta_ <= kMaxShift; delta_ *= growth) {
     ++factorizations_;
     if (cholesky_->Factorize(face_, delta_)) {
@@ -177,7 +179,9 @@ int CholeskyPreconditioner::ChangedEntries(const Vector* free) const {
 }
 
 void CholeskyPreconditioner::Apply(const Vector& r, const Vector* free, Vector* z) {
-  // A stale face costs CG about two solves (4 nnz(L) flops each) per changed entry.
+  // A stale face costs CG at most two iterations per changed entry (a rank-2k
+  // change of M), each a solve of 4 nnz(L) flops; refactor when that exceeds
+  // a factorization.
   const double refactor_at = cost_.flops / (8.0 * std::max(1.0, cost_.factor_nonzeros));
   if (stale_ || (factored_ && ChangedEntries(free) > refactor_at)) {
     stale_ = false;

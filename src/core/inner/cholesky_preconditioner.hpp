@@ -8,16 +8,18 @@
 // their bounds), M is H with the rows and columns off F replaced by those of
 // the identity, so that M^{-1} restricted to F is (H_FF + delta I)^{-1}. A
 // new face is factored only when enough entries changed status since the
-// factored one: CG with the old factor pays about two iterations (two
+// factored one: CG with the old factor pays at most two iterations (two
 // solves, 4 nnz(L) flops each) per changed entry, a new factorization its
-// analysed flops; the cheaper is taken. Any factored face gives an SPD M
-// on the current one, so CG stays correct either way.
+// analysed flops; the cheaper is taken. Any factored face gives an SPD M on
+// the current one, so CG stays correct either way.
 //
 // Inertia. When H_F is not positive definite, the shift delta follows
 // Ipopt's inertia correction (Waechter & Biegler 2006, Sec. 3.1): the first
-// trial 0, then delta_0 = 1e-4 (or a third of the last delta that worked),
-// times 100 on the first failures of a solve and 8 afterwards. CG sees the
-// true H: a direction of negative curvature still ends at the ball.
+// trial 0, then delta_0 = 1e-4 (or a third of the last delta that worked,
+// but at least 1e-10 max |H_ii|: a smaller shift only makes M singular to
+// rounding), times 100 on the first failures of a solve and 8 afterwards.
+// CG sees the true H: a direction of negative curvature still ends at the
+// ball.
 #ifndef QPM_CORE_INNER_CHOLESKY_PRECONDITIONER_HPP_
 #define QPM_CORE_INNER_CHOLESKY_PRECONDITIONER_HPP_
 
