@@ -2,7 +2,7 @@
 // eval_f and eval_g are plain loop sums, no compensated summation. One solve
 // per process, so that the peak memory is the solver's:
 //
-//   rosenbrock_plain --n N --solver qpm|ipopt [--tol T]
+//   rosenbrock_plain --n N --solver qpm|ipopt [--tol T] [--option name=value]...
 //
 // prints one Markdown row: solver, n, status, ||c||_inf, the relative
 // max-norm KKT residual ||grad f + J^T lambda||_inf / max(1, ||grad f||_inf),
@@ -14,6 +14,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <IpIpoptApplication.hpp>
 #include <qpm/qpm.hpp>
@@ -45,11 +47,17 @@ int main(int argc, char** argv) {
   Index n = 10000;
   double tol = 1e-8;
   std::string solver = "qpm";
+  std::vector<std::pair<std::string, std::string>> options;  // --option name=value (diagnostics)
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
     if (a == "--n") n = static_cast<Index>(std::atof(argv[i + 1]));
     if (a == "--tol") tol = std::atof(argv[i + 1]);
     if (a == "--solver") solver = argv[i + 1];
+    if (a == "--option") {
+      const std::string o = argv[i + 1];
+      const size_t eq = o.find('=');
+      if (eq != std::string::npos) options.emplace_back(o.substr(0, eq), o.substr(eq + 1));
+    }
   }
   SmartPtr<RosenbrockSphereTnlp> tnlp = new RosenbrockSphereTnlp(n, tol, /*plain_sums=*/true);
   SmartPtr<Ipopt::IpoptApplication> app;
@@ -62,6 +70,7 @@ int main(int argc, char** argv) {
     o.SetNumericValue("tol", tol);
     o.SetIntegerValue("print_level", 0);
     o.SetStringValue("sb", "yes");
+    for (const auto& [name, value] : options) qpm::SetOptionFromText(o, name, value);
   });
   const double kkt = r.x.size() == n && r.lambda.size() == 1 ? RelativeKkt(*tnlp, r.x, r.lambda[0])
                                                               : std::nan("");

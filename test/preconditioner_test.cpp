@@ -320,16 +320,20 @@ BOOST_AUTO_TEST_CASE(CholeskyPreconditionerShiftsAnIndefiniteHessianAndStaysPosi
 BOOST_AUTO_TEST_CASE(AutoPreconditionerFactorsSparseHAndAvoidsTheFillOfADenseRow) {
   LoadedBand band(2000, 4.0, 10.0);
   BOOST_TEST(Make(qpm::PreconditionerKind::kAuto, &band.q)->kind() == qpm::PreconditionerKind::kCholesky);
-  // sum(x) = 0 makes J^T J dense: Woodbury with the m x m S instead (a
-  // sparse factor: S is tridiagonal but for that row).
+  // sum(x) = 0 makes J^T J dense: the diagonal instead.
   LoadedBand dense_row(2000, 4.0, 10.0, true);
-  BOOST_TEST(Make(qpm::PreconditionerKind::kAuto, &dense_row.q)->kind() == qpm::PreconditionerKind::kPenalty);
-  // x_0 in every row makes S dense too, and 2000^3 / 3 flops are too many.
-  LoadedBand both(2000, 4.0, 10.0, true, true);
-  BOOST_TEST(Make(qpm::PreconditionerKind::kAuto, &both.q)->kind() == qpm::PreconditionerKind::kJacobi);
-  // A small dense S is affordable.
-  LoadedBand small(200, 4.0, 10.0, true, true);
-  BOOST_TEST(Make(qpm::PreconditionerKind::kAuto, &small.q)->kind() != qpm::PreconditionerKind::kJacobi);
+  BOOST_TEST(Make(qpm::PreconditionerKind::kAuto, &dense_row.q)->kind() == qpm::PreconditionerKind::kJacobi);
+  // Asked for by name, cholesky falls back to the penalty preconditioner there.
+  BOOST_TEST(Make(qpm::PreconditionerKind::kCholesky, &dense_row.q)->kind() == qpm::PreconditionerKind::kPenalty);
+  // A factorization beyond the budget is not taken.
+  qpm::TrustRegionOptions o;
+  o.factor_min_flops = 0.0;
+  o.factor_flops_per_product = 0.01;
+  BOOST_TEST(qpm::MakePreconditioner(o, &band.q)->kind() == qpm::PreconditionerKind::kJacobi);
+  o.factor_flops_per_product = 1e4;
+  o.factor_min_nonzeros = 0.0;
+  o.factor_nonzeros_per_product = 0.01;
+  BOOST_TEST(qpm::MakePreconditioner(o, &band.q)->kind() == qpm::PreconditionerKind::kJacobi);
 }
 
 BOOST_AUTO_TEST_CASE(DefaultSolveOfABoundedQpWithSlacksUsesTheFactorizationAndConverges) {

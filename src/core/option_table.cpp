@@ -241,8 +241,8 @@ void AddRegisteredChoices(const Options& d, Table* t) {
        {"cholesky", "sparse Cholesky of W + beta J^T J (shifted where not positive definite) on "
                     "the active face: CG's first iterate is the Newton step; penalty where "
                     "J^T J would be dense"},
-       {"auto", "cholesky, else penalty, else jacobi: the first whose factorization the "
-                "symbolic analysis predicts affordable"}})));
+       {"auto", "cholesky where the symbolic analysis predicts its factorization affordable, "
+                "else jacobi"}})));
 }
 
 void AddRegisteredNumbers(const Options& d, Table* t) {
@@ -398,8 +398,8 @@ void AddTrustRegion(Table* t) {
   t->push_back(Integer(QPM_FIELD(tr.dense_limit), Any(),
       "Penalty preconditioner: dense m x m factor when m <= this, sparse Cholesky above."));
   t->push_back(Number(QPM_FIELD(tr.factor_flops_per_product), AtLeast(0.0),
-      "Auto preconditioner: a factorization is affordable up to this many flops per flop of "
-      "a product with H (and up to tr.factor_min_flops in any case)."));
+      "Auto preconditioner: the Cholesky factorization is affordable up to this many flops per "
+      "flop of a product with H (and up to tr.factor_min_flops in any case)."));
   t->push_back(Number(QPM_FIELD(tr.factor_min_flops), AtLeast(0.0),
       "Auto preconditioner: factorizations of at most this many flops are affordable."));
   t->push_back(Number(QPM_FIELD(tr.factor_nonzeros_per_product), AtLeast(0.0),

@@ -59,8 +59,7 @@ enum class PreconditionerKind { kNone, kJacobi, kPenalty, kCholesky, kAuto };  /
 struct TrustRegionOptions {
   PreconditionerKind preconditioner = PreconditionerKind::kAuto;  // CG preconditioner (paper mode: none)
   int dense_limit = 3000;  // penalty preconditioner: dense m x m factor when m <= this
-  // kAuto takes a factorization (cholesky, else penalty) when its symbolic
-  // analysis predicts at most max(factor_min_flops, factor_flops_per_product
+  // kAuto takes cholesky when its symbolic analysis predicts at most max(factor_min_flops, factor_flops_per_product
   // * w) flops and max(factor_min_nonzeros, factor_nonzeros_per_product * w)
   // entries in the factor, w = nnz(W) + 2 nnz(J) + n the work of one product
   // with H (docs/algorithm.md, "Choosing the preconditioner").

@@ -158,20 +158,6 @@ std::unique_ptr<Preconditioner> MakePenalty(const TrustRegionOptions& options, P
   return std::make_unique<PenaltyPreconditioner>(q, j, dense);
 }
 
-// Auto's: a sparse S where affordable, else a dense one (m <= dense_limit)
-// where affordable.
-std::unique_ptr<Preconditioner> MakeAffordablePenalty(const TrustRegionOptions& options,
-                                                      PenaltyFunction* q, const SparseMatrix& j) {
-  const double work = ProductWork(*q, j);
-  if (ProductSparse(PenaltyPreconditioner::ProductBound(j), j.nonZeros() + q->m())) {
-    auto sparse = std::make_unique<PenaltyPreconditioner>(q, j, false);
-    if (Affordable(sparse->cost(), work, options)) return sparse;
-  }
-  if (q->m() > options.dense_limit) return nullptr;
-  auto dense = std::make_unique<PenaltyPreconditioner>(q, j, true);
-  return Affordable(dense->cost(), work, options) ? std::move(dense) : nullptr;
-}
-
 std::unique_ptr<Preconditioner> MakeCholesky(const TrustRegionOptions& options, PenaltyFunction* q,
                                              const SparseMatrix& j, bool require_affordable) {
   const double data = static_cast<double>(q->hessian().nonZeros()) + j.nonZeros() + q->n();
@@ -206,10 +192,7 @@ std::unique_ptr<Preconditioner> MakePreconditioner(const TrustRegionOptions& opt
       chosen = MakeCholesky(options, q, j, false);
       if (!chosen) chosen = MakePenalty(options, q, j);
       break;
-    case PreconditionerKind::kAuto:
-      chosen = MakeCholesky(options, q, j, true);
-      if (!chosen) chosen = MakeAffordablePenalty(options, q, j);
-      break;
+    case PreconditionerKind::kAuto: chosen = MakeCholesky(options, q, j, true); break;
   }
   if (!chosen) chosen = std::make_unique<JacobiPreconditioner>(q);
   return chosen;

@@ -14,8 +14,8 @@
 //   cholesky: M = H + delta I on the face, by a sparse Cholesky
 //             (cholesky_preconditioner.hpp): CG's first iterate is the
 //             Newton step; delta > 0 only where H is not positive definite.
-//   auto:     the first of cholesky, penalty, jacobi whose factorization the
-//             symbolic analysis predicts affordable (docs/algorithm.md,
+//   auto:     cholesky where the symbolic analysis predicts its
+//             factorization affordable, else jacobi (docs/algorithm.md,
 //             "Choosing the preconditioner"), decided once per solve from
 //             the patterns of W and J.
 #ifndef QPM_CORE_INNER_PRECONDITIONER_HPP_
