@@ -392,9 +392,6 @@ void AddGradientDescent(Table* t) {
 }
 
 void AddTrustRegion(Table* t) {
-  t->push_back(Number(QPM_FIELD(subproblem_progress), Open(0.0, 1.0),
-      "Default mode: a subproblem ends only below this fraction of its start's stationarity "
-      "(tau capped by it)."));
   t->push_back(Integer(QPM_FIELD(tr.dense_limit), Any(),
       "Penalty preconditioner: dense m x m factor when m <= this, sparse Cholesky above."));
   t->push_back(Number(QPM_FIELD(tr.factor_flops_per_product), AtLeast(0.0),

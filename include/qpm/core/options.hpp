@@ -280,9 +280,6 @@ struct Options {
   int max_runaway_restarts = 20;          // per solve
   double diverging_iterates_tol = 1e20;   // Ipopt's diverging_iterates_tol (on ||z||_inf)
   double tolerance_cap = 1e20;    // tau_cap of Def. 2.1; >= 1e20 is +inf, 0 fixed
-  // Default mode: a subproblem ends at (2.4) only once its stationarity is
-  // also below this fraction of its start's (tau capped; docs/algorithm.md).
-  double subproblem_progress = 0.1;
   int max_outer_iter = 500;       // outer iterations k before giving up
   long max_inner_iter = 10000000; // total inner iterations over all k
   double max_cpu_time = 1e6;      // seconds of process CPU time

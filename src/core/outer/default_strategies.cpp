@@ -2,7 +2,6 @@
 // ALGENCAN's safeguarded multiplier estimates and penalty update, tau =
 // max(tol, ||c||), and Ipopt's termination test on the (scaled) problem.
 #include <algorithm>
-#include <limits>
 #include <cmath>
 
 #include "core/outer/strategies.hpp"
@@ -186,13 +185,9 @@ class FirstOrderMultipliers : public MultiplierUpdate {
 class TighteningTolerance : public SubproblemTolerance {
  public:
   explicit TighteningTolerance(const Options& o) : o_(o) {}
-  void Start(const Iterate& x) override { start_stationarity_ = x.grad_q_norm; }
-  // tau(x) capped by a fraction of the start's stationarity: a subproblem
-  // cannot end where it began (docs/algorithm.md, "The default mode").
   FeasibilityTolerance Tolerance() const override {
     const double tol = o_.termination.tol;
-    const double cap = std::min(o_.tolerance_cap, o_.subproblem_progress * start_stationarity_);
-    return FeasibilityTolerance{tol, tol, tight_ ? 0.0 : cap};
+    return FeasibilityTolerance{tol, tol, tight_ ? 0.0 : o_.tolerance_cap};
   }
   void Observe(const OuterRecord& r, double c_before, int k) override {
     if (!tight_ && r.violation_stationarity <= o_.infeasibility_stationarity_tol &&
@@ -210,7 +205,6 @@ class TighteningTolerance : public SubproblemTolerance {
   const Options o_;
   bool tight_ = false;
   int tight_since_ = 0;  // the subproblem that made it tight
-  double start_stationarity_ = std::numeric_limits<double>::infinity();
 };
 
 // ||z|| far from the start is not a runaway by itself (a solution can be
