@@ -74,14 +74,10 @@ class PenaltyPreconditioner : public Preconditioner {
       : q_(q), diag_(q->n()), t_(q->m()), y_(q->m()), use_dense_(dense) {
     if (!use_dense_) {
       sparse_ = MakeSparseCholesky();
-      cost_ = sparse_->Analyze(ProductPattern(jacobian_pattern));
-    } else {
-      cost_.factor_nonzeros = 0.5 * q->m() * (q->m() + 1.0);
-      cost_.flops = std::pow(static_cast<double>(q->m()), 3) / 3.0;
+      sparse_->Analyze(ProductPattern(jacobian_pattern));
     }
   }
   PreconditionerKind kind() const override { return PreconditionerKind::kPenalty; }
-  const FactorCost& cost() const { return cost_; }
 
   // An upper bound on nnz(J D^{-1} J^T) from J's pattern, O(nnz(J)): a
   // column in k rows adds at most k^2 entries.
@@ -137,7 +133,6 @@ class PenaltyPreconditioner : public Preconditioner {
   Vector diag_;   // D
   Vector t_, y_;  // m-vectors
   bool use_dense_;
-  FactorCost cost_;
   Eigen::LLT<Eigen::MatrixXd> dense_;
   std::unique_ptr<SparseCholesky> sparse_;
 };

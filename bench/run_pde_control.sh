@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Elliptic control with control bounds (bench/pde_control.cpp) in 2D and 3D
+# as N grows: QPM at its defaults (qpm_preconditioner auto), QPM with the
+# diagonal preconditioner and with cholesky forced, and Ipopt, tol 1e-8,
+# CPU_SECONDS (default 60) each, one process per solve. Writes
+# bench/results/pde_control/{results.csv,results.md}.
+#
+#   bash bench/run_pde_control.sh [CPU_SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${BUILD_DIR:-build}
+cpu=${1:-60}
+out=bench/results/pde_control
+mkdir -p "$out"
+ninja -C "$build" bench/pde_control >/dev/null
+run=$build/bench/pde_control
+csv=$out/results.csv
+"$run" --header >"$csv"
+one() {  # one solve; a killed process is recorded as such
+  local dim=$1 points=$2 solver=$3 option=${4:-}
+  if ! timeout $((cpu + 60)) "$run" --dim "$dim" --points "$points" --solver "$solver" --cpu "$cpu" \
+      ${option:+--option "$option"} >>"$csv"; then
+    echo "$dim,$points,0,0,$solver,${option:--},Process_Killed_Or_Crashed,nan,nan,nan,nan,nan,0,0,0,-" >>"$csv"
+  fi
+}
+for spec in "2 32" "2 64" "2 128" "2 256" "2 400" "3 8" "3 16" "3 24" "3 32" "3 40"; do
+  set -- $spec
+  one "$1" "$2" ipopt
+  one "$1" "$2" qpm
+  one "$1" "$2" qpm qpm_preconditioner=jacobi
+  one "$1" "$2" qpm qpm_preconditioner=cholesky
+done
+python3 - "$csv" "$cpu" >"$out/results.md" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print("Made by `bash bench/run_pde_control.sh %s` (tol 1e-8, %s s CPU per solve)." % (sys.argv[2], sys.argv[2]))
+print()
+print("| dim | N | n | solver | options | status | f | max viol | wall s | peak MB | iterations | Hv | factorizations | preconditioner |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+for r in rows:
+    print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        r["dim"], r["points"], r["n"], r["solver"], r["options"], r["status"], r["f"],
+        r["max_violation"], r["wall_s"], r["peak_mb"], r["iterations"], r["hess_products"],
+        r["factorizations"], r["preconditioner"]))
+PY
+tail -n 5 "$out/results.md"
