@@ -14,9 +14,10 @@
 // bound_relax_factor * max(1, |bound|)) <= kFeasTol, and the relative KKT residual ||grad f + J^T lambda - z_L +
 // z_U||_2 / max(1, ||grad f||_2) <= kKktTol, both computed from the returned
 // point and multipliers, independently of the solver's own status.
-// The last three columns are the solver's iteration count (Statistics(); QPM's
-// inner iterations), for QPM its Hessian-vector products of Q (0 for Ipopt),
-// and the TNLP's eval_f calls.
+// Then the solver's iteration count (Statistics(); QPM's inner iterations),
+// for QPM its Hessian-vector products of Q (0 for Ipopt), the TNLP's eval_f
+// calls, the process's peak resident MB, and for QPM its factorizations and
+// the CG preconditioner it used.
 #include <sys/resource.h>
 
 #include <cmath>
@@ -185,6 +186,7 @@ int Summarize(const std::string& rows_file, const std::string& ref_file) {
   std::string line;
   std::map<std::string, std::pair<int, int>> tally;  // solver -> (solved, failed)
   std::map<std::string, int> at_ref;
+  std::map<std::string, int> by_status;  // solver -> Solve_Succeeded or Solved_To_Acceptable_Level
   std::printf("| model | n | m | solver | status | f | max viol | rel viol | KKT rel | wall s | cpu s | eval err | solved | ref f (Ipopt 3.14) | f = ref |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   while (std::getline(in, line)) {
@@ -195,6 +197,7 @@ int Summarize(const std::string& rows_file, const std::string& ref_file) {
     const bool solved = f[12] == "yes";
     (solved ? tally[f[3]].first : tally[f[3]].second) += 1;
     if (solved && Matches(f[5], r)) ++at_ref[f[3]];
+    by_status[f[3]] += f[4] == "Solve_Succeeded" || f[4] == "Solved_To_Acceptable_Level";
     std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
                 f[0].c_str(), f[1].c_str(), f[2].c_str(), f[3].c_str(), f[4].c_str(),
                 f[5].c_str(), f[6].c_str(), f[7].c_str(), f[8].c_str(), f[9].c_str(),
@@ -203,8 +206,9 @@ int Summarize(const std::string& rows_file, const std::string& ref_file) {
   }
   std::printf("\n");
   for (const auto& [solver, t] : tally) {
-    std::printf("%s: %d solved, %d failed (%d solved at the reference objective)\n",
-                solver.c_str(), t.first, t.second, at_ref[solver]);
+    std::printf("%s: %d solved, %d failed (%d solved at the reference objective; "
+                "%d ended Solve_Succeeded or Solved_To_Acceptable_Level)\n",
+                solver.c_str(), t.first, t.second, at_ref[solver], by_status[solver]);
   }
   return 0;
 }

@@ -486,6 +486,7 @@ bool OuterLoop::RestartAfterRunaway(double q_start, const InnerSummary& inner) {
 
 InnerSummary OuterLoop::SolveSubproblem() {
   InnerControl control;
+  method_.tolerance->Start(current_);
   control.tolerance = method_.tolerance->Tolerance();
   control.solves_problem = [this](const Iterate& x) {
     return method_.convergence->EndsSubproblem(q_, x);

@@ -2,6 +2,7 @@
 // ALGENCAN's safeguarded multiplier estimates and penalty update, tau =
 // max(tol, ||c||), and Ipopt's termination test on the (scaled) problem.
 #include <algorithm>
+#include <limits>
 #include <cmath>
 
 #include "core/outer/strategies.hpp"
@@ -185,9 +186,18 @@ class FirstOrderMultipliers : public MultiplierUpdate {
 class TighteningTolerance : public SubproblemTolerance {
  public:
   explicit TighteningTolerance(const Options& o) : o_(o) {}
+  // Near feasibility (||c||_inf <= 1) a subproblem must also cut its start's
+  // stationarity tenfold: tau(x) alone lets it end where it began, and the
+  // penalty then grows for a lack of progress it never tried to make
+  // (docs/algorithm.md, "The default mode").
+  void Start(const Iterate& x) override {
+    const double c_max = x.c.size() ? x.c.lpNorm<Eigen::Infinity>() : 0.0;
+    progress_cap_ = c_max <= kNearFeasible ? kProgress * x.grad_q_norm
+                                           : std::numeric_limits<double>::infinity();
+  }
   FeasibilityTolerance Tolerance() const override {
     const double tol = o_.termination.tol;
-    return FeasibilityTolerance{tol, tol, tight_ ? 0.0 : o_.tolerance_cap};
+    return FeasibilityTolerance{tol, tol, tight_ ? 0.0 : std::min(o_.tolerance_cap, progress_cap_)};
   }
   void Observe(const OuterRecord& r, double c_before, int k) override {
     if (!tight_ && r.violation_stationarity <= o_.infeasibility_stationarity_tol &&
@@ -205,6 +215,9 @@ class TighteningTolerance : public SubproblemTolerance {
   const Options o_;
   bool tight_ = false;
   int tight_since_ = 0;  // the subproblem that made it tight
+  static constexpr double kNearFeasible = 1.0;
+  static constexpr double kProgress = 0.1;
+  double progress_cap_ = std::numeric_limits<double>::infinity();
 };
 
 // ||z|| far from the start is not a runaway by itself (a solution can be

@@ -78,6 +78,8 @@ class MultiplierUpdate {
 class SubproblemTolerance {
  public:
   virtual ~SubproblemTolerance() = default;
+  // The next subproblem starts at x (before Tolerance() is asked for it).
+  virtual void Start(const Iterate& /*x*/) {}
   virtual FeasibilityTolerance Tolerance() const = 0;
   // After subproblem k ended at the point `r` records, whose violation was
   // `c_before` at its start.
