@@ -5,7 +5,7 @@
 // (supernodal where flops / nnz(L) >= 40). Debian's CHOLMOD runs its
 // supernodal kernels on 4 OpenMP threads whatever the machine; on 2 cores
 // that contention made a 2D control model with 2e8 flops per factorization
-// slower than the simplicial code (bench/results/nl_large/README.md).
+// slower than the simplicial code (bench/results/pde_control/README.md).
 #include <cholmod.h>
 
 #include "core/linalg/sparse_cholesky.hpp"
