@@ -18,8 +18,6 @@
 // for QPM its Hessian-vector products of Q (0 for Ipopt), the TNLP's eval_f
 // calls, the process's peak resident MB, and for QPM its factorizations and
 // the CG preconditioner it used.
-#include <sys/resource.h>
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -33,6 +31,8 @@
 #include <IpIpoptApplication.hpp>
 #include <qpm/ampl/ampl_tnlp.hpp>
 #include <qpm/qpm.hpp>
+
+#include "peak_memory.hpp"
 
 namespace {
 
@@ -49,13 +49,6 @@ struct Settings {
   bool header = true;
   std::vector<std::string> solvers = {"QPM", "Ipopt"};  // --solver NAME: just one
 };
-
-// Peak resident memory of this process so far, MB (Linux: ru_maxrss in KiB).
-double PeakMegabytes() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_maxrss / 1024.0;
-}
 
 double GradNorm(qpm::AmplTnlp& tnlp, const qpm::Vector& x) {
   qpm::Vector g(x.size());

@@ -7,8 +7,6 @@
 //
 // --option sets one more solver option (the comparison runs of
 // bench/run_pde_control.sh use it for qpm_preconditioner).
-#include <sys/resource.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -18,6 +16,8 @@
 #include <IpIpoptApplication.hpp>
 #include <qpm/qpm.hpp>
 
+#include "peak_memory.hpp"
+
 #include "pde_control_tnlp.hpp"
 
 namespace {
@@ -25,12 +25,6 @@ namespace {
 constexpr const char* kHeader =
     "dim,points,n,m,solver,options,status,f,max_violation,kkt,wall_s,peak_mb,iterations,"
     "hess_products,factorizations,preconditioner";
-
-double PeakMegabytes() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_maxrss / 1024.0;  // KiB on Linux
-}
 
 }  // namespace
 

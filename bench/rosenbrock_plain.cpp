@@ -8,8 +8,6 @@
 // max-norm KKT residual ||grad f + J^T lambda||_inf / max(1, ||grad f||_inf),
 // wall time, peak resident memory. Both solvers run at their defaults with
 // only tol set (the one-line user). bench/run_rosenbrock_plain.sh runs it.
-#include <sys/resource.h>
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +17,8 @@
 
 #include <IpIpoptApplication.hpp>
 #include <qpm/qpm.hpp>
+
+#include "peak_memory.hpp"
 
 #include "rosenbrock_sphere_tnlp.hpp"
 
@@ -33,12 +33,6 @@ double RelativeKkt(RosenbrockSphereTnlp& tnlp, const qpm::Vector& x, double lamb
   tnlp.eval_grad_f(static_cast<Index>(x.size()), x.data(), true, grad.data());
   const qpm::Vector residual = grad + 2.0 * lambda * x;
   return residual.lpNorm<Eigen::Infinity>() / std::max(1.0, grad.lpNorm<Eigen::Infinity>());
-}
-
-double PeakMegabytes() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_maxrss / 1024.0;  // kilobytes on Linux
 }
 
 }  // namespace

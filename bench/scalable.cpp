@@ -29,8 +29,6 @@
 // (beta, inner iterations, Hv products) to stderr.
 //
 // For the obstacle families, n is rounded to s^2 with s = round(sqrt(n)).
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -43,6 +41,8 @@
 #include <IpIpoptApplication.hpp>
 #include <qpm/qpm.hpp>
 
+#include "peak_memory.hpp"
+
 #include "chain_tnlp.hpp"
 #include "obstacle_tnlp.hpp"
 
@@ -53,12 +53,6 @@ namespace {
 constexpr const char* kHeader =
     "family,form,solver,n,m,status,f,err,kkt,viol,active,outer,inner,inner_per_sub,"
     "max_inner_sub,max_inner_beta,hv,hv_per_inner,wall_s,peak_rss_mb";
-
-double PeakRssMb() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_maxrss / 1024.0;  // kilobytes on Linux
-}
 
 std::vector<double> ReadVector(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -145,7 +139,7 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   const Ipopt::ApplicationReturnStatus status = app->OptimizeTNLP(tnlp);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const double rss = PeakRssMb();
+  const double rss = PeakMegabytes();
 
   const std::vector<double>& x = tnlp->x_;
   double err = NAN, kkt = NAN, viol = NAN;

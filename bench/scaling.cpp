@@ -10,7 +10,6 @@
 // qpm-best:  qpm_mode paper, trust region, alpha = 10, the penalty preconditioner.
 // The KKT residual ||grad f + J^T lambda||_2 is computed from the returned x
 // and lambda after the peak RSS is read.
-#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
@@ -22,6 +21,7 @@
 #include <IpSolveStatistics.hpp>
 #include <qpm/qpm.hpp>
 
+#include "peak_memory.hpp"
 #include "rosenbrock_sphere_tnlp.hpp"
 #include "stiefel_tnlp.hpp"
 
@@ -50,12 +50,6 @@ class Keeping : public Base {
   qpm::Vector x_, lambda_, g_;
   double f_ = 0.0;
 };
-
-double PeakRssMb() {
-  rusage usage;
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_maxrss / 1024.0;
-}
 
 }  // namespace
 
@@ -109,7 +103,7 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   const Ipopt::ApplicationReturnStatus status = app->OptimizeTNLP(tnlp);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const double rss = PeakRssMb();
+  const double rss = PeakMegabytes();
   const qpm::Vector& x = rosen ? rosen->x_ : stiefel->x_;
   const qpm::Vector& lambda = rosen ? rosen->lambda_ : stiefel->lambda_;
   const qpm::Vector& g = rosen ? rosen->g_ : stiefel->g_;

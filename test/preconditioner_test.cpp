@@ -41,8 +41,10 @@ std::unique_ptr<qpm::Preconditioner> Make(qpm::PreconditionerKind kind, qpm::Pen
   return qpm::MakePreconditioner(o, q);
 }
 
-// H = W + beta J_z^T J_z column by column from Hessian products.
-Eigen::MatrixXd DenseH(Loaded* l) {
+// H = W + beta J_z^T J_z column by column from Hessian products (`l` holds
+// a loaded PenaltyFunction q and its iterate it).
+template <class LoadedPenalty>
+Eigen::MatrixXd DenseH(LoadedPenalty* l) {
   const int n = l->q.n();
   Eigen::MatrixXd h(n, n);
   for (int c = 0; c < n; ++c) {
@@ -258,17 +260,6 @@ struct LoadedBand {
   qpm::PenaltyFunction q;
   qpm::Iterate it;
 };
-
-Eigen::MatrixXd DenseH(LoadedBand* l) {
-  const int n = l->q.n();
-  Eigen::MatrixXd h(n, n);
-  for (int c = 0; c < n; ++c) {
-    Vector e = Vector::Unit(n, c), col(n);
-    l->q.HessianProduct(l->it, e, &col);
-    h.col(c) = col;
-  }
-  return h;
-}
 
 BOOST_AUTO_TEST_CASE(CholeskyPreconditionerInvertsHOnEveryFaceWithSlacks) {
   for (double beta : {1.0, 1e4, 1e8}) {
