@@ -2,8 +2,8 @@
 // ALGENCAN's safeguarded multiplier estimates and penalty update, tau =
 // max(tol, ||c||), and Ipopt's termination test on the (scaled) problem.
 #include <algorithm>
-#include <limits>
 #include <cmath>
+#include <limits>
 
 #include "core/outer/strategies.hpp"
 #include "core/multipliers.hpp"
