@@ -331,29 +331,29 @@ class SlowSetupTnlp : public DenseTnlp {
 // The limits count from the start of OptimizeTNLP, as Ipopt's: a setup
 // longer than the limit leaves no time for iterations.
 BOOST_AUTO_TEST_CASE(WallTimeLimitCountsTheSetup) {
-  SmartPtr<SlowSetupTnlp> tnlp = new SlowSetupTnlp(Hs6(), 0.15, false);
+  SmartPtr<SlowSetupTnlp> tnlp = new SlowSetupTnlp(Hs6(), 0.3, false);
   SmartPtr<IpoptApplication> app = new qpm::QpmApplication();
-  app->Options()->SetNumericValue("qpm_max_wall_time", 0.1);
+  app->Options()->SetNumericValue("qpm_max_wall_time", 0.2);
   Quiet(app, 1e-12);
   const auto start = std::chrono::steady_clock::now();
   BOOST_TEST(app->OptimizeTNLP(GetRawPtr(tnlp)) == Ipopt::Maximum_CpuTime_Exceeded);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   BOOST_TEST(tnlp->final_status == Ipopt::CPUTIME_EXCEEDED);
   BOOST_TEST(app->Statistics()->IterationCount() <= 1);
-  BOOST_TEST(wall <= 0.2);  // not 0.15 s of setup + 0.1 s of iterations
+  BOOST_TEST(wall <= 0.4);  // not 0.3 s of setup + 0.2 s of iterations
 }
 
 BOOST_AUTO_TEST_CASE(CpuTimeLimitCountsTheSetup) {
-  SmartPtr<SlowSetupTnlp> tnlp = new SlowSetupTnlp(Hs6(), 0.15, true);
+  SmartPtr<SlowSetupTnlp> tnlp = new SlowSetupTnlp(Hs6(), 0.3, true);
   SmartPtr<IpoptApplication> app = new qpm::QpmApplication();
-  app->Options()->SetNumericValue("max_cpu_time", 0.1);
+  app->Options()->SetNumericValue("max_cpu_time", 0.2);
   Quiet(app, 1e-12);
   const std::clock_t start = std::clock();
   BOOST_TEST(app->OptimizeTNLP(GetRawPtr(tnlp)) == Ipopt::Maximum_CpuTime_Exceeded);
   const double cpu = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
   BOOST_TEST(tnlp->final_status == Ipopt::CPUTIME_EXCEEDED);
   BOOST_TEST(app->Statistics()->IterationCount() <= 1);
-  BOOST_TEST(cpu <= 0.2);
+  BOOST_TEST(cpu <= 0.4);  // not 0.3 s of setup + 0.2 s of iterations (a margin for sanitizers)
 }
 
 BOOST_AUTO_TEST_CASE(ExceptionInACallbackIsReportedAndTheBestPointFinalizedOnce) {
