@@ -1,6 +1,8 @@
 #define BOOST_TEST_MODULE preconditioner
 #include <boost/test/unit_test.hpp>
 
+#include <memory>
+
 #include "core/inner/preconditioner.hpp"
 #include "paper_options.hpp"
 #include "qpm/core/solver.hpp"
@@ -18,17 +20,20 @@ inline std::ostream& boost_test_print_type(std::ostream& out, PreconditionerKind
 
 namespace {
 
-// Q's Hessian pieces at x0 of `p` for beta, loaded into `q`.
+// Q's Hessian pieces of `problem` for beta at z0 (empty: z = (x, s) spread
+// over [-0.5, 0.7]), loaded into `q`.
 struct Loaded {
-  explicit Loaded(const TestProblem& p, double beta) : problem(p), q(&problem) {
+  Loaded(std::unique_ptr<qpm::Problem> model, double beta, const Vector& z0)
+      : problem(std::move(model)), q(problem.get()) {
     q.set_beta(beta);
     q.Allocate(&it);
-    it.x = p.x0;
+    it.x = z0.size() ? z0 : Vector(Vector::LinSpaced(q.n(), -0.5, 0.7));
     BOOST_REQUIRE(q.EvaluateValues(&it));
     BOOST_REQUIRE(q.EvaluateDerivatives(&it));
     BOOST_REQUIRE(q.EvaluateHessian(it));
   }
-  EigenProblem problem;
+  Loaded(const TestProblem& p, double beta) : Loaded(std::make_unique<EigenProblem>(p), beta, p.x0) {}
+  std::unique_ptr<qpm::Problem> problem;
   qpm::PenaltyFunction q;
   qpm::Iterate it;
 };
@@ -41,10 +46,8 @@ std::unique_ptr<qpm::Preconditioner> Make(qpm::PreconditionerKind kind, qpm::Pen
   return qpm::MakePreconditioner(o, q);
 }
 
-// H = W + beta J_z^T J_z column by column from Hessian products (`l` holds
-// a loaded PenaltyFunction q and its iterate it).
-template <class LoadedPenalty>
-Eigen::MatrixXd DenseH(LoadedPenalty* l) {
+// H = W + beta J_z^T J_z column by column from Hessian products.
+Eigen::MatrixXd DenseH(Loaded* l) {
   const int n = l->q.n();
   Eigen::MatrixXd h(n, n);
   for (int c = 0; c < n; ++c) {
@@ -246,24 +249,13 @@ class BandQp : public qpm::Problem {
   bool shared_;
 };
 
-struct LoadedBand {
-  LoadedBand(int n, double diag, double beta, bool dense_row = false, bool shared = false)
-      : problem(n, diag, dense_row, shared), q(&problem) {
-    q.set_beta(beta);
-    q.Allocate(&it);
-    it.x = Vector::LinSpaced(q.n(), -0.5, 0.7);
-    BOOST_REQUIRE(q.EvaluateValues(&it));
-    BOOST_REQUIRE(q.EvaluateDerivatives(&it));
-    BOOST_REQUIRE(q.EvaluateHessian(it));
-  }
-  BandQp problem;
-  qpm::PenaltyFunction q;
-  qpm::Iterate it;
-};
+Loaded LoadedBand(int n, double diag, double beta, bool dense_row = false, bool shared = false) {
+  return Loaded(std::make_unique<BandQp>(n, diag, dense_row, shared), beta, Vector());
+}
 
 BOOST_AUTO_TEST_CASE(CholeskyPreconditionerInvertsHOnEveryFaceWithSlacks) {
   for (double beta : {1.0, 1e4, 1e8}) {
-    LoadedBand l(40, 4.0, beta);  // W positive definite: no shift
+    Loaded l = LoadedBand(40, 4.0, beta);  // W positive definite: no shift
     BOOST_REQUIRE(l.q.num_slacks() == 20);
     const auto m = Make(qpm::PreconditionerKind::kCholesky, &l.q);
     BOOST_REQUIRE(m->kind() == qpm::PreconditionerKind::kCholesky);
@@ -292,7 +284,7 @@ BOOST_AUTO_TEST_CASE(CholeskyPreconditionerInvertsHOnEveryFaceWithSlacks) {
 }
 
 BOOST_AUTO_TEST_CASE(CholeskyPreconditionerShiftsAnIndefiniteHessianAndStaysPositive) {
-  LoadedBand l(40, -3.0, 1.0);  // W indefinite, and H = W + J_z^T J_z too
+  Loaded l = LoadedBand(40, -3.0, 1.0);  // W indefinite, and H = W + J_z^T J_z too
   const Eigen::MatrixXd h = DenseH(&l);
   BOOST_REQUIRE(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(h).eigenvalues().minCoeff() < 0.0);
   const auto m = Make(qpm::PreconditionerKind::kCholesky, &l.q);
@@ -309,10 +301,10 @@ BOOST_AUTO_TEST_CASE(CholeskyPreconditionerShiftsAnIndefiniteHessianAndStaysPosi
 }
 
 BOOST_AUTO_TEST_CASE(AutoPreconditionerFactorsSparseHAndAvoidsTheFillOfADenseRow) {
-  LoadedBand band(2000, 4.0, 10.0);
+  Loaded band = LoadedBand(2000, 4.0, 10.0);
   BOOST_TEST(Make(qpm::PreconditionerKind::kAuto, &band.q)->kind() == qpm::PreconditionerKind::kCholesky);
   // sum(x) = 0 makes J^T J dense: the diagonal instead.
-  LoadedBand dense_row(2000, 4.0, 10.0, true);
+  Loaded dense_row = LoadedBand(2000, 4.0, 10.0, true);
   BOOST_TEST(Make(qpm::PreconditionerKind::kAuto, &dense_row.q)->kind() == qpm::PreconditionerKind::kJacobi);
   // Asked for by name, cholesky falls back to the penalty preconditioner there.
   BOOST_TEST(Make(qpm::PreconditionerKind::kCholesky, &dense_row.q)->kind() == qpm::PreconditionerKind::kPenalty);

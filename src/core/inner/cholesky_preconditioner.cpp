@@ -156,17 +156,16 @@ bool CholeskyPreconditioner::FactorFace(const Vector* free) {
 
 // Ipopt's inertia correction, on positive definiteness alone (above).
 bool CholeskyPreconditioner::FactorWithShift() {
-  delta_ = 0.0;
   ++factorizations_;
   if (cholesky_->Factorize(face_, 0.0)) return true;
   const double growth = last_delta_ > 0.0 ? kGrowShift : kGrowFirstShift;
   double scale = 1.0;
   for (int slot : diag_slot_) scale = std::max(scale, std::abs(face_.valuePtr()[slot]));
-  delta_ = last_delta_ > 0.0 ? std::max(kMinShift * scale, kShrinkShift * last_delta_) : kFirstShift;
-  for (; delta_ <= kMaxShift; delta_ *= growth) {
+  double delta = last_delta_ > 0.0 ? std::max(kMinShift * scale, kShrinkShift * last_delta_) : kFirstShift;
+  for (; delta <= kMaxShift; delta *= growth) {
     ++factorizations_;
-    if (cholesky_->Factorize(face_, delta_)) {
-      last_delta_ = delta_;
+    if (cholesky_->Factorize(face_, delta)) {
+      last_delta_ = delta;
       return true;
     }
   }

@@ -61,7 +61,6 @@ class CholeskyPreconditioner : public Preconditioner {
   std::vector<int> diag_slot_;   // slot of H_ii
   std::vector<int> column_of_;   // column of each slot
   Vector factored_free_;         // the face of the current factor (1 free, 0 fixed)
-  double delta_ = 0.0;           // shift of the current factor
   double last_delta_ = 0.0;      // last nonzero shift that worked (Ipopt's delta_w^last)
   bool factored_ = false;       // the factor of face_ is valid
   bool stale_ = true;           // h_ changed since the last factorization
