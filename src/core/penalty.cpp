@@ -113,7 +113,11 @@ bool PenaltyFunction::EvaluateDerivatives(Iterate* it) {
   if (!problem_->EvalGradient(x, it->grad_f)) return false;
   if (m_ > 0 && !problem_->EvalJacobian(x, &it->jacobian)) return false;
   FormGradient(it);
-  return std::isfinite(it->grad_q_norm);
+  // Every entry, not the norm: the max-norm and the tangent-cone filter pass
+  // over a NaN (std::max and comparisons ignore it). A non-finite entry of
+  // grad f or of J (times any y, 0 included) makes an entry of grad Q
+  // non-finite.
+  return it->grad_q.allFinite();
 }
 
 void PenaltyFunction::FormGradient(Iterate* it) const {

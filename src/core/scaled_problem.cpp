@@ -12,8 +12,7 @@ ScaledProblem::ScaledProblem(Problem* problem, const ScalingOptions& options)
       m_(problem->num_constraints()),
       df_(options.obj_scaling),
       dc_(Vector::Ones(m_)),
-      lambda_work_(m_),
-      grad_work_(n_) {}
+      lambda_work_(m_) {}
 
 bool ScaledProblem::Compute(const ConstVectorRef& x0) {
   df_ = options_.obj_scaling;
@@ -21,9 +20,27 @@ bool ScaledProblem::Compute(const ConstVectorRef& x0) {
   if (!options_.gradient_based) return true;
   // Both parts are attempted even if the first fails: Ipopt scales what it
   // could evaluate.
+  x0_ = x0;
   const bool objective_ok = ComputeObjectiveFactor(x0);
   const bool constraints_ok = ComputeConstraintFactors(x0);
+  gradient_held_ = objective_ok, jacobian_held_ = constraints_ok && m_ > 0;
+  ReleaseIfUsed();
   return objective_ok && constraints_ok;
+}
+
+bool ScaledProblem::AtStart(const ConstVectorRef& x, bool held) const {
+  return held && x.size() == x0_.size() && x == x0_;
+}
+
+void ScaledProblem::ReleaseIfUsed() {
+  if (!gradient_held_ && !jacobian_held_) ReleaseStart();
+}
+
+void ScaledProblem::ReleaseStart() {
+  gradient_held_ = jacobian_held_ = false;
+  x0_ = Vector();
+  grad_work_ = Vector();
+  jacobian_work_ = SparseMatrix();
 }
 
 // Ipopt's rule: shrink so that the largest entry is at most max_gradient,
@@ -34,6 +51,7 @@ double ScaledProblem::Factor(double amax) const {
 }
 
 bool ScaledProblem::ComputeObjectiveFactor(const ConstVectorRef& x0) {
+  grad_work_.resize(n_);
   if (!problem_->EvalGradient(x0, grad_work_) || !grad_work_.allFinite()) return false;
   const double amax = n_ > 0 ? grad_work_.lpNorm<Eigen::Infinity>() : 0.0;
   df_ = options_.obj_scaling * Factor(amax);  // obj_scaling on top of the floor
@@ -82,13 +100,24 @@ bool ScaledProblem::EvalConstraints(const ConstVectorRef& x, VectorRef g) {
 }
 
 bool ScaledProblem::EvalGradient(const ConstVectorRef& x, VectorRef grad_f) {
-  if (!problem_->EvalGradient(x, grad_f)) return false;
+  const bool serve = AtStart(x, gradient_held_);
+  gradient_held_ = false;
+  if (serve) grad_f = grad_work_;
+  const bool ok = serve || problem_->EvalGradient(x, grad_f);
+  ReleaseIfUsed();
+  if (!ok) return false;
   grad_f *= df_;
   return true;
 }
 
 bool ScaledProblem::EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) {
-  if (!problem_->EvalJacobian(x, jacobian)) return false;
+  const bool serve =
+      AtStart(x, jacobian_held_) && jacobian->nonZeros() == jacobian_work_.nonZeros();
+  jacobian_held_ = false;
+  if (serve) std::copy_n(jacobian_work_.valuePtr(), jacobian_work_.nonZeros(), jacobian->valuePtr());
+  const bool ok = serve || problem_->EvalJacobian(x, jacobian);
+  ReleaseIfUsed();
+  if (!ok) return false;
   // Row-major: row j's values are contiguous, scaled in place.
   for (int j = 0; j < m_; ++j) {
     for (SparseMatrix::InnerIterator it(*jacobian, j); it; ++it) it.valueRef() *= dc_[j];

@@ -80,8 +80,17 @@ class ScaledProblem : public Problem {
   double df_;
   Vector dc_;
   Vector lambda_work_;    // dc .* lambda~ for the wrapped Hessian (size m)
-  Vector grad_work_;      // grad f(x0) in Compute (size n)
-  SparseMatrix jacobian_work_;  // J(x0) in Compute; pattern taken on first use
+  // grad f(x0) and J(x0) from Compute serve the solver's first EvalGradient
+  // and EvalJacobian at x0 (the start's evaluation), then are released: one
+  // callback pair fewer, and no copy of J kept for the solve.
+  bool AtStart(const ConstVectorRef& x, bool held) const;
+  void ReleaseIfUsed();
+  void ReleaseStart();
+
+  Vector x0_;             // where grad_work_ and jacobian_work_ were evaluated
+  Vector grad_work_;      // grad f(x0), unscaled, while gradient_held_
+  SparseMatrix jacobian_work_;  // J(x0), unscaled, while jacobian_held_
+  bool gradient_held_ = false, jacobian_held_ = false;
 };
 
 }  // namespace qpm

@@ -93,7 +93,8 @@ struct SavedPoint {
     return f + lambda_c + 0.5 * q.beta() * c_squared;
   }
   // Values into `it`, then derivatives and grad Q there; false only for a
-  // nondeterministic model whose derivatives fail where they once did not.
+  // model whose derivatives fail where they once did not (`it` is then
+  // unusable: OuterLoop::Restore evaluates into a spare).
   bool Restore(PenaltyFunction* q, Iterate* it) const {
     it->x = z, it->g = g, it->c = c;
     it->f = f, it->c_squared = c_squared;
@@ -148,6 +149,7 @@ class OuterLoop {
   void CountAcceptableIterate();
   void KeepLeastViolation();
   void RestoreLeastViolation();
+  bool Restore(const SavedPoint& point);
   void RememberSolution();
   void TryExtrapolation();
   // Reporting. The log and the callbacks get f in the user's units, as
@@ -198,9 +200,6 @@ Summary OuterLoop::Run(const Vector& x0) {
   if (!Notify(current_, StepInfo())) return Finish(TerminationType::kUserStop, "stopped by the user callback");
   for (k_ = 0; k_ < options_.max_outer_iter; ++k_) {
     const double q_start = PrepareSubproblem(k_);
-    if (std::isnan(q_start)) {
-      return Finish(TerminationType::kStalled, "derivatives at x_0 failed on the restart (5.2)");
-    }
     start_.Save(current_);
     const InnerSummary inner = SolveSubproblem();
     if (inner.status == InnerStatus::kRunaway) {
@@ -329,7 +328,7 @@ bool OuterLoop::MayRestartFromX0(const InnerSummary& inner) const {
 // restart is then used up all the same).
 bool OuterLoop::RestartFromX0() {
   ++feasibility_restarts_;
-  if (!x0_.Restore(&q_, &current_)) return false;
+  if (!Restore(x0_)) return false;
   q_.set_beta(method_.penalty->Restart(q_.beta(), q_, current_));
   method_.multipliers->Reset(&q_);
   q_.Refresh(&current_);
@@ -403,12 +402,8 @@ bool OuterLoop::Start(const Vector& x0) {
 // from cached f and c (no callbacks); returns that minimum, the bound of (2.3).
 double OuterLoop::PrepareSubproblem(int k) {
   q_.Refresh(&current_);  // lambda' c and grad Q for this lambda and beta
-  const bool use_x0 = k > 0 && x0_.Q(q_) < current_.Q(q_.beta());
-  if (use_x0) {
-    // Evaluated there at the start; only a nondeterministic model can fail
-    // now. NaN tells Run to stop with the point it has.
-    if (!x0_.Restore(&q_, &current_)) return std::nan("");
-  }
+  // Derivatives at x_0 that fail now (they did not at the start) leave x_k.
+  const bool use_x0 = k > 0 && x0_.Q(q_) < current_.Q(q_.beta()) && Restore(x0_);
   if (!use_x0 && options_.extrapolate) TryExtrapolation();
   summary_.outer.push_back(OuterRecord());
   summary_.outer.back().started_at_x0 = use_x0 || k == 0;
@@ -437,9 +432,16 @@ void OuterLoop::KeepLeastViolation() {
 // Back to the least-violation outer iterate, when it is not the current one
 // and its derivatives can be evaluated again (they always could there).
 void OuterLoop::RestoreLeastViolation() {
-  if (!(least_.c_squared < current_.c_squared)) return;
+  if (least_.c_squared < current_.c_squared) Restore(least_);
+}
+
+// current_ <- the saved point, evaluated again; false (current_ unchanged)
+// when its derivatives fail now.
+bool OuterLoop::Restore(const SavedPoint& point) {
   if (!spare_.x.size()) q_.Allocate(&spare_);
-  if (least_.Restore(&q_, &spare_)) SwapIterates(&current_, &spare_);
+  if (!point.Restore(&q_, &spare_)) return false;
+  SwapIterates(&current_, &spare_);
+  return true;
 }
 
 // Keeps x_{k+1} and beta_k for the extrapolation of the next start.
@@ -471,7 +473,7 @@ void OuterLoop::TryExtrapolation() {
 // runaway factor; false once the restarts are used up or the runaways say
 // the objective is unbounded below on the feasible set.
 bool OuterLoop::RestartAfterRunaway(double q_start, const InnerSummary& inner) {
-  const bool restored = start_.Restore(&q_, &current_);  // x_{k+1} = x_k
+  const bool restored = Restore(start_);  // x_{k+1} = x_k
   InnerSummary restart = inner;
   restart.tau = method_.tolerance->Tolerance()(current_.c_norm());
   Record(k_, q_start, restart);
