@@ -12,9 +12,14 @@ PenaltyFunction::PenaltyFunction(Problem* problem)
   g_lower_.resize(m_);
   g_upper_.resize(m_);
   problem_->GetBounds(x_l, x_u, g_lower_, g_upper_);
-  row_slack_.assign(m_, -1);
+  row_slack_.assign(m_, kEqualityRow);
   for (int j = 0; j < m_; ++j) {
     if (g_lower_[j] == g_upper_[j]) continue;
+    if (std::isinf(g_lower_[j]) && std::isinf(g_upper_[j])) {  // -inf <= g_j <= inf
+      row_slack_[j] = kFreeRow;
+      free_rows_.push_back(j);
+      continue;
+    }
     row_slack_[j] = static_cast<int>(slack_row_.size());
     slack_row_.push_back(j);
   }
@@ -68,7 +73,9 @@ int PenaltyFunction::Project(VectorRef z) const {
 void PenaltyFunction::FormResidual(Iterate* it) const {
   for (int j = 0; j < m_; ++j) {
     const int slack = row_slack_[j];
-    it->c[j] = it->g[j] - (slack < 0 ? g_lower_[j] : it->x[n_ + slack]);
+    it->c[j] = slack == kFreeRow       ? 0.0
+               : slack == kEqualityRow ? it->g[j] - g_lower_[j]
+                                       : it->g[j] - it->x[n_ + slack];
   }
   it->c_squared = it->c.squaredNorm();
   it->lambda_c = has_multipliers_ ? multipliers_.dot(it->c) : 0.0;
@@ -76,6 +83,7 @@ void PenaltyFunction::FormResidual(Iterate* it) const {
 
 void PenaltyFunction::SetMultipliers(const Vector& lambda) {
   multipliers_ = lambda;
+  for (int j : free_rows_) multipliers_[j] = 0.0;  // W must not see a free row either
   has_multipliers_ = true;
   shifted_.resize(m_);
 }
@@ -112,12 +120,21 @@ bool PenaltyFunction::EvaluateDerivatives(Iterate* it) {
   const auto x = it->x.head(n_);
   if (!problem_->EvalGradient(x, it->grad_f)) return false;
   if (m_ > 0 && !problem_->EvalJacobian(x, &it->jacobian)) return false;
+  ClearFreeRows(&it->jacobian);
   FormGradient(it);
   // Every entry, not the norm: the max-norm and the tangent-cone filter pass
   // over a NaN (std::max and comparisons ignore it). A non-finite entry of
   // grad f or of J (times any y, 0 included) makes an entry of grad Q
   // non-finite.
   return it->grad_q.allFinite();
+}
+
+// A free row constrains nothing: c_j = 0 (FormResidual) and its Jacobian
+// row 0, so that neither grad Q nor the products with J_z^T J_z see it.
+void PenaltyFunction::ClearFreeRows(SparseMatrix* jacobian) const {
+  for (int j : free_rows_) {
+    for (SparseMatrix::InnerIterator it(*jacobian, j); it; ++it) it.valueRef() = 0.0;
+  }
 }
 
 void PenaltyFunction::FormGradient(Iterate* it) const {

@@ -173,7 +173,11 @@ class PenaltyFunction {
   PenaltyCounts counts_;
   Vector lower_, upper_;          // box of z
   Vector g_lower_, g_upper_;      // row bounds
-  std::vector<int> row_slack_;    // slack index of row j, or -1 for an equality
+  void ClearFreeRows(SparseMatrix* jacobian) const;
+
+  static constexpr int kEqualityRow = -1, kFreeRow = -2;
+  std::vector<int> row_slack_;    // slack index of row j, kEqualityRow or kFreeRow
+  std::vector<int> free_rows_;    // rows with both bounds infinite
   std::vector<int> slack_row_;    // row of slack i
   bool has_bounds_ = false;       // some entry of the box is finite
   SparseMatrix hessian_;  // lower triangle of W

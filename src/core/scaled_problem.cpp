@@ -33,14 +33,14 @@ bool ScaledProblem::AtStart(const ConstVectorRef& x, bool held) const {
 }
 
 void ScaledProblem::ReleaseIfUsed() {
-  if (!gradient_held_ && !jacobian_held_) ReleaseStart();
+  if (!gradient_held_ && !jacobian_held_ && x0_.size() > 0) ReleaseStart();
 }
 
 void ScaledProblem::ReleaseStart() {
   gradient_held_ = jacobian_held_ = false;
   x0_ = Vector();
   grad_work_ = Vector();
-  jacobian_work_ = SparseMatrix();
+  SparseMatrix().swap(jacobian_work_);  // assigning keeps the capacity
 }
 
 // Ipopt's rule: shrink so that the largest entry is at most max_gradient,

@@ -145,6 +145,7 @@ class OuterLoop {
   // Safeguards and mechanisms beyond the paper: steps that act
   // (docs/algorithm.md, "Beyond the paper").
   bool RestartFromX0();
+  RunawayTest::Feasible OnFeasibleRunaway(double q_start, const InnerSummary& inner);
   bool RestartAfterRunaway(double q_start, const InnerSummary& inner);
   void CountAcceptableIterate();
   void KeepLeastViolation();
@@ -158,7 +159,8 @@ class OuterLoop {
   void Record(int k, double q_start, const InnerSummary& inner);
   bool Notify(const Iterate& x, const StepInfo& step);
   Summary Finish(TerminationType type, const std::string& message);
-  Summary FinishEarly(const InnerSummary& inner);
+  void Conclude(TerminationType type, const std::string& message);
+  void ConcludeEarly(const InnerSummary& inner);
   void BoundMultipliers();
 
   const Vector& lambda0_;  // the user's multipliers (warm start), or empty
@@ -180,6 +182,7 @@ class OuterLoop {
   int stalled_subproblems_ = 0;    // continued after a stall
   int runaway_restarts_ = 0;
   int feasible_runaways_ = 0;      // runaways of f with ||c|| within constr_viol_tol
+  bool following_descent_ = false;  // a feasible runaway was followed: no f test
   int acceptable_count_ = 0;       // consecutive acceptable outer iterates
   int feasibility_restarts_ = 0;   // second starts from x_0 made (RestartFromX0)
   Vector last_z_, previous_z_;     // extrapolation: x_{k}, x_{k-1}
@@ -203,7 +206,9 @@ Summary OuterLoop::Run(const Vector& x0) {
     start_.Save(current_);
     const InnerSummary inner = SolveSubproblem();
     if (inner.status == InnerStatus::kRunaway) {
-      if (RestartAfterRunaway(q_start, inner)) continue;
+      const RunawayTest::Feasible feasible = OnFeasibleRunaway(q_start, inner);
+      if (feasible == RunawayTest::Feasible::kFollow) continue;
+      if (feasible != RunawayTest::Feasible::kDiverged && RestartAfterRunaway(q_start, inner)) continue;
       // Runaways at a point a larger beta did not make feasible: the second
       // start from x_0 before the verdict.
       if (inner.runaway_c_norm > options_.termination.constr_viol_tol &&
@@ -219,7 +224,7 @@ Summary OuterLoop::Run(const Vector& x0) {
     method_.tolerance->Observe(summary_.outer.back(), ViolationBeforeSubproblem(), k_);
     KeepLeastViolation();
     const Next next = Verdict(inner);
-    if (next == Next::kStop) return summary_;
+    if (next == Next::kStop) return std::move(summary_);
     if (next == Next::kRestarted || k_ + 1 == options_.max_outer_iter) continue;
     RememberSolution();
     UpdateMultipliersAndPenalty(inner);
@@ -254,7 +259,7 @@ OuterLoop::Next OuterLoop::Verdict(const InnerSummary& inner) {
   const ConvergenceTest& test = *method_.convergence;
   if (test.Converged(q_, current_, inner.status) ||
       method_.multipliers->AdoptLeastSquaresIfConverged(test, inner.status, &q_, &current_)) {
-    Finish(TerminationType::kConverged, test.converged_message());
+    Conclude(TerminationType::kConverged, test.converged_message());
     return Next::kStop;
   }
   if (inner.status != InnerStatus::kConverged) {
@@ -263,15 +268,15 @@ OuterLoop::Next OuterLoop::Verdict(const InnerSummary& inner) {
   }
   CountAcceptableIterate();
   if (AcceptableForLong()) {
-    Finish(TerminationType::kAcceptable, "acceptable level held for acceptable_iter outer iterations");
+    Conclude(TerminationType::kAcceptable, "acceptable level held for acceptable_iter outer iterations");
     return Next::kStop;
   }
   if (!Stuck(k_)) return Next::kUpdate;
   if (MayRestartFromX0(inner) && RestartFromX0()) return Next::kRestarted;
   RestoreLeastViolation();
-  Finish(TerminationType::kInfeasible,
-         "||c|| stopped decreasing while beta grew: a stationary point of the constraint "
-         "violation (locally infeasible)");
+  Conclude(TerminationType::kInfeasible,
+           "||c|| stopped decreasing while beta grew: a stationary point of the constraint "
+           "violation (locally infeasible)");
   return Next::kStop;
 }
 
@@ -282,12 +287,12 @@ OuterLoop::Next OuterLoop::VerdictOnShortSubproblem(const InnerSummary& inner) {
   if (stalled && MayRestartFromX0(inner) && RestartFromX0()) return Next::kRestarted;
   if (stalled && StalledAtInfeasibleStationaryPoint()) {
     RestoreLeastViolation();
-    Finish(TerminationType::kInfeasible,
-           "stalled at a stationary point of the constraint violation, from x_0 too "
-           "(locally infeasible)");
+    Conclude(TerminationType::kInfeasible,
+             "stalled at a stationary point of the constraint violation, from x_0 too "
+             "(locally infeasible)");
     return Next::kStop;
   }
-  FinishEarly(inner);
+  ConcludeEarly(inner);
   return Next::kStop;
 }
 
@@ -364,20 +369,20 @@ bool OuterLoop::AcceptableForLong() const {
 // tolerances ends as Ipopt's Solved_To_Acceptable_Level, a stall because
 // every trial failed to evaluate as Invalid_Number_Detected, the rest as
 // the inner status says.
-Summary OuterLoop::FinishEarly(const InnerSummary& inner) {
+void OuterLoop::ConcludeEarly(const InnerSummary& inner) {
   const InnerStatus status = inner.status;
   if (status == InnerStatus::kStalled && Acceptable()) {
-    return Finish(TerminationType::kAcceptable,
-                  "stalled within the acceptable tolerances (||c|| and stationarity)");
+    return Conclude(TerminationType::kAcceptable,
+                    "stalled within the acceptable tolerances (||c|| and stationarity)");
   }
   if (status == InnerStatus::kStalled && inner.evaluation_failed) {
-    return Finish(TerminationType::kEvaluationError,
-                  "the model failed to evaluate at every trial point, down to the smallest step");
+    return Conclude(TerminationType::kEvaluationError,
+                    "the model failed to evaluate at every trial point, down to the smallest step");
   }
   const TerminationType type = status == InnerStatus::kTimeLimit && deadline_.wall_passed()
                                    ? TerminationType::kMaxWallTime
                                    : FromInner(status);
-  return Finish(type, std::string("inner solver stopped: ") + ToString(type));
+  Conclude(type, std::string("inner solver stopped: ") + ToString(type));
 }
 
 // x_0 is projected on the bounds (the count goes to the summary), the
@@ -468,6 +473,24 @@ void OuterLoop::TryExtrapolation() {
   ++summary_.extrapolations;
 }
 
+// A runaway at a feasible point, as the mode says (RunawayTest::Feasible).
+// Followed: x_{k+1} = the runaway point (its Q is below the start's, so
+// (2.3) holds), beta and lambda unchanged, and the subproblems from there
+// run without the f test.
+RunawayTest::Feasible OuterLoop::OnFeasibleRunaway(double q_start, const InnerSummary& inner) {
+  if (inner.runaway_c_norm > options_.termination.constr_viol_tol) {
+    return RunawayTest::Feasible::kRestart;
+  }
+  const RunawayTest::Feasible what = method_.runaway->OnFeasibleRunaway(
+      inner, options_.diverging_iterates_tol, following_descent_);
+  if (what == RunawayTest::Feasible::kFollow) {
+    following_descent_ = true;
+    summary_.outer.back().followed = true;
+    Record(k_, q_start, inner);
+  }
+  return what;
+}
+
 // A runaway subproblem (docs/algorithm.md, "Runaway subproblems") returns
 // its start, x_{k+1} = x_start, which keeps (2.3), and beta grows by the
 // runaway factor; false once the restarts are used up or the runaways say
@@ -497,10 +520,11 @@ InnerSummary OuterLoop::SolveSubproblem() {
   control.deadline = &deadline_;
   control.stall_rounding = options_.stall_rounding;
   control.max_abs_z = options_.diverging_iterates_tol;
+  control.relative_radius_cap = following_descent_;
   if (runaway_restarts_ < options_.max_runaway_restarts) {
     const double kappa = options_.runaway_violation_factor;
     control.max_violation = kappa * std::max(current_.c_norm(), 1.0);
-    control.min_objective = current_.f - kappa * std::max(std::abs(current_.f), 1.0);
+    if (!following_descent_) control.min_objective = current_.f - kappa * std::max(std::abs(current_.f), 1.0);
     method_.runaway->SetLimits(current_, kappa, &control);
   }
   control.on_iteration = [this](const Iterate& x, const StepInfo& step) {
@@ -547,7 +571,14 @@ bool OuterLoop::Notify(const Iterate& x, const StepInfo& step) {
   return callbacks_.on_iteration(info);
 }
 
+// The summary, moved out: the loop ends with it.
 Summary OuterLoop::Finish(TerminationType type, const std::string& message) {
+  Conclude(type, message);
+  return std::move(summary_);
+}
+
+// summary_ final for `type`, from the current point.
+void OuterLoop::Conclude(TerminationType type, const std::string& message) {
   summary_.termination = type;
   summary_.message = message;
   summary_.outer_iterations = static_cast<int>(summary_.outer.size());
@@ -568,7 +599,7 @@ Summary OuterLoop::Finish(TerminationType type, const std::string& message) {
     summary_.lambda.setZero(q_.m());
     summary_.z_l.setZero(q_.num_x());
     summary_.z_u.setZero(q_.num_x());
-    return summary_;
+    return;
   }
   // A runaway restart grew beta for a subproblem that never came.
   if (type == TerminationType::kMaxOuterIterations && !summary_.outer.empty()) {
@@ -585,9 +616,11 @@ Summary OuterLoop::Finish(TerminationType type, const std::string& message) {
   q_.FormGradient(&current_);
   summary_.grad_q_norm = current_.grad_q_norm;
   BoundMultipliers();
-  const Vector residual = current_.grad_q.head(q_.num_x()) - summary_.z_l + summary_.z_u;
-  summary_.grad_q_max = residual.size() ? residual.lpNorm<Eigen::Infinity>() : 0.0;
-  return summary_;
+  summary_.grad_q_max = 0.0;  // ||grad_x Q - z_l + z_u||_inf, no temporary
+  for (int i = 0; i < q_.num_x(); ++i) {
+    const double r = current_.grad_q[i] - summary_.z_l[i] + summary_.z_u[i];
+    summary_.grad_q_max = std::max(summary_.grad_q_max, std::abs(r));
+  }
 }
 
 // Ipopt's bound multipliers from the x part of grad Q = grad f + J^T lambda:

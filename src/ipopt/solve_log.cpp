@@ -37,8 +37,13 @@ void PrintHeader(Ipopt::Journalist& jnlst, const TnlpProblem& problem, const Opt
                bounded, fixed);
   jnlst.Printf(J_SUMMARY, J_MAIN, "Number of equality constraints.................: %8d\n",
                problem.num_equalities());
-  jnlst.Printf(J_SUMMARY, J_MAIN, "Number of inequality constraints (slacks)......: %8d\n",
-               problem.num_constraints() - problem.num_equalities());
+  const long free_rows = ((g_l.array() <= -kInf) && (g_u.array() >= kInf)).count();
+  jnlst.Printf(J_SUMMARY, J_MAIN, "Number of inequality constraints (slacks)......: %8ld\n",
+               problem.num_constraints() - problem.num_equalities() - free_rows);
+  if (free_rows > 0) {
+    jnlst.Printf(J_SUMMARY, J_MAIN, "Number of free rows (no bounds, not used)......: %8ld\n",
+                 free_rows);
+  }
   jnlst.Printf(J_SUMMARY, J_MAIN, "Number of nonzeros in constraint Jacobian......: %8ld\n",
                problem.jacobian_nonzeros());
   if (o.mode == Mode::kMultipliers) {
@@ -62,7 +67,9 @@ void PrintOuterLine(Ipopt::Journalist& jnlst, const OuterRecord& r, double obj_s
   jnlst.Printf(J_ITERSUMMARY, J_MAIN, "%5d %9.3e %15.8e %11.4e %12.4e %10.3e %7ld %9ld %9ld%s\n", r.k,
                r.beta, r.f / obj_scaling, r.c_norm, r.grad_q_norm, r.tau, r.inner_iterations,
                r.q_evals, r.grad_evals,
-               r.inner_status == InnerStatus::kRunaway ? "  runaway: restart from x_k" : "");
+               r.inner_status != InnerStatus::kRunaway ? ""
+               : r.followed ? "  runaway of f at a feasible point: followed"
+                            : "  runaway: restart from x_k");
 }
 
 void PrintFooter(Ipopt::Journalist& jnlst, const Summary& s, const CallbackCounts& counts,

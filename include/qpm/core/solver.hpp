@@ -66,6 +66,7 @@ struct OuterRecord {
   double q_start = 0.0;      // min(Q(x_k), Q(x_0)) for beta_k
   double q_end = 0.0;        // Q(x_{k+1}); (2.3) asks q_end <= q_start
   InnerStatus inner_status = InnerStatus::kConverged;
+  bool followed = false;     // kRunaway of f on the feasible set, x_{k+1} its point
   long inner_iterations = 0;
   long q_evals = 0;          // cumulative
   long grad_evals = 0;       // cumulative

@@ -121,6 +121,7 @@ bool ReportStep(const InnerControl& control, const Iterate& x, const StepInfo& s
     summary->status = InnerStatus::kRunaway;
     summary->runaway_c_norm = x.c_norm();
     summary->runaway_objective = x.f < control.min_objective;
+    summary->runaway_z_max = x.x.size() ? x.x.lpNorm<Eigen::Infinity>() : 0.0;
     return true;
   }
   if (monitor->Stalled(x)) {

@@ -55,6 +55,12 @@ struct InnerControl {
   // alone is no sign of it where f sums n terms from f(x_0) = 0
   // (docs/algorithm.md, "Runaway subproblems").
   double objective_runaway_min_z = 0.0;
+  // The trust region's Delta_max is max_radius * max(1, ||z||_inf), not
+  // max_radius: set once a fall of f on the feasible set is followed, so
+  // that a minimizer however far is reached, and a descent without end
+  // passes max_abs_z, in O(log ||z||) steps rather than ||z|| / max_radius
+  // (docs/algorithm.md, "Runaway subproblems").
+  bool relative_radius_cap = false;
   // True at a point that already solves the problem (the outer loop's test):
   // the subproblem ends there, kConverged. Null: never.
   std::function<bool(const Iterate&)> solves_problem;
@@ -71,6 +77,7 @@ struct InnerSummary {
   // unbounded below on the feasible set from a penalty too weak by them).
   double runaway_c_norm = 0.0;
   bool runaway_objective = false;
+  double runaway_z_max = 0.0;  // ||z||_inf there
   // kStalled because every trial of the last step failed to evaluate (Ipopt
   // ends such a solve Invalid_Number_Detected).
   bool evaluation_failed = false;

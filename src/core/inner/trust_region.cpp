@@ -12,6 +12,7 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
       cg_(q->n()),
       active_set_(q->has_bounds() ? q->n() : 0, options),
       radius_(options.initial_radius),
+      max_radius_(options.max_radius),
       preconditioner_(MakePreconditioner(options, q)) {
   stall_window_ = preconditioner_ && preconditioner_->exact() ? options.newton_stall_window
                                                              : options.stall_window;
@@ -49,6 +50,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
     }
     at_ = x;
     preconditioner_current = true;
+    max_radius_ = control.relative_radius_cap ? RelativeCap(*x) : options_.max_radius;
     StepInfo step;
     const bool accepted = TryStep(*x, &step) && HessianAtTrial(control, &hessian_current);
     if (!accepted) {
@@ -75,6 +77,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
       summary.status = InnerStatus::kRunaway;
       summary.runaway_c_norm = x->c_norm();
       summary.runaway_objective = true;
+      summary.runaway_z_max = x->x.lpNorm<Eigen::Infinity>();
       return summary;
     }
     if (ReportStep(control, *x, step, &monitor, &summary) ||
@@ -85,6 +88,11 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
     }
   }
   return summary;
+}
+
+// max_radius * max(1, ||z||_inf): the relative Delta_max (trust_region.hpp).
+double TrustRegion::RelativeCap(const Iterate& x) const {
+  return options_.max_radius * std::max(1.0, x.x.size() ? x.x.lpNorm<Eigen::Infinity>() : 0.0);
 }
 
 // TrustRegionOptions::collapsed_radius: many accepted steps in a row with a
@@ -99,7 +107,7 @@ bool TrustRegion::RadiusCollapsed(const Iterate& x) {
 // TrustRegionOptions::capped_radius_window.
 bool TrustRegion::RadiusCapped(double step_norm) {
   if (options_.capped_radius_window <= 0) return false;
-  capped_ = step_norm >= 0.99 * options_.max_radius ? capped_ + 1 : 0;
+  capped_ = step_norm >= 0.99 * max_radius_ ? capped_ + 1 : 0;
   return capped_ >= options_.capped_radius_window;
 }
 
@@ -221,7 +229,7 @@ void TrustRegion::UpdateRadius(double rho, double step_norm) {
   if (rho < options_.eta_shrink) {
     radius_ = options_.shrink_factor * std::min(radius_, step_norm);
   } else if (rho > options_.eta_expand && step_norm >= 0.99 * radius_) {
-    radius_ = std::min(options_.expand_factor * radius_, options_.max_radius);
+    radius_ = std::min(options_.expand_factor * radius_, max_radius_);
   }
 }
 

@@ -7,6 +7,9 @@
 //   expand (up to Delta_max, assumption A9) when rho_k > eta_expand and the
 //   step reached the boundary.
 //
+// Delta_max is max_radius (assumption A9) or, when InnerControl asks for
+// it, max_radius * max(1, ||z_k||_inf) (InnerControl::relative_radius_cap).
+//
 // W is evaluated once per accepted iterate (and at a subproblem's start,
 // since it depends on beta through lambda = beta c). The radius carries over
 // between subproblems. Stops when ||grad Q|| <= tau(x) (2.4). With bounds
@@ -41,6 +44,7 @@ class TrustRegion : public InnerSolver {
 
  private:
   bool BelowResolution(const Vector& z) const;
+  double RelativeCap(const Iterate& x) const;
   bool RadiusCollapsed(const Iterate& x);
   bool RadiusCapped(double step_norm);
   // Computes a step from x, tries it, updates the radius. True when the step
@@ -61,6 +65,7 @@ class TrustRegion : public InnerSolver {
   Vector step_;
   Vector step_lower_, step_upper_;  // the box of the step: l - z, u - z
   double radius_;
+  double max_radius_;   // Delta_max at the current iterate
   long collapsed_ = 0;  // consecutive iterations with a collapsed radius (TrustRegionOptions)
   long capped_ = 0;     // consecutive accepted steps of length max_radius
   long stall_window_;  // options' stall_window, newton_stall_window with an exact preconditioner

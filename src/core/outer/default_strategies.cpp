@@ -221,14 +221,23 @@ class TighteningTolerance : public SubproblemTolerance {
 };
 
 // ||z|| far from the start is not a runaway by itself (a solution can be
-// far from x_0); f falling counts only where ||z||_inf grew tenfold. Three
-// runaways of f at feasible points: the objective is unbounded below there.
+// far from x_0); f falling counts only where ||z||_inf grew tenfold. At a
+// feasible point: ||z||_inf beyond diverging_iterates_tol is Ipopt's
+// divergence; the first fall of f is followed (docs/algorithm.md, "Runaway
+// subproblems": a minimizer far away, or an objective unbounded below, which
+// the relative radius cap then carries past diverging_iterates_tol); three
+// more runaways of f there mean unboundedness too.
 class DefaultRunaway : public RunawayTest {
  public:
   void SetLimits(const Iterate& start, double, InnerControl* control) const override {
     control->objective_runaway_min_z = 10.0 * std::max(start.x.lpNorm<Eigen::Infinity>(), 1.0);
   }
   bool Unbounded(int feasible_runaways) const override { return feasible_runaways >= 3; }
+  Feasible OnFeasibleRunaway(const InnerSummary& inner, double diverging_iterates_tol,
+                             bool followed) const override {
+    if (inner.runaway_z_max > diverging_iterates_tol) return Feasible::kDiverged;
+    return inner.runaway_objective && !followed ? Feasible::kFollow : Feasible::kRestart;
+  }
 };
 
 }  // namespace

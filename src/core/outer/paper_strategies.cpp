@@ -99,6 +99,9 @@ class PaperRunaway : public RunawayTest {
                                   kappa * std::max(start.x.lpNorm<Eigen::Infinity>(), 1.0));
   }
   bool Unbounded(int) const override { return false; }
+  Feasible OnFeasibleRunaway(const InnerSummary&, double, bool) const override {
+    return Feasible::kRestart;
+  }
 };
 
 }  // namespace

@@ -103,6 +103,13 @@ class RunawayTest {
   virtual void SetLimits(const Iterate& start, double kappa, InnerControl* control) const = 0;
   // `feasible_runaways` runaways of f at feasible points mean unboundedness.
   virtual bool Unbounded(int feasible_runaways) const = 0;
+  // A runaway at a feasible point (||c|| within constr_viol_tol), where no
+  // beta helps: restart from x_k with a larger beta as for any runaway,
+  // follow the descent from the runaway point (once: `followed` says it was),
+  // or end the solve, diverged.
+  enum class Feasible { kRestart, kFollow, kDiverged };
+  virtual Feasible OnFeasibleRunaway(const InnerSummary& inner, double diverging_iterates_tol,
+                                     bool followed) const = 0;
 };
 
 struct Strategies {
