@@ -42,7 +42,6 @@ PenaltyFunction::PenaltyFunction(Problem* problem)
   if (problem_->has_hessian()) {
     problem_->InitHessian(&hessian_);
     hessian_.makeCompressed();
-    hessian_diag_.setZero(n_);  // kept for preconditioners
   }
   lambda_.setZero(m_);
   jv_.setZero(m_);
@@ -161,7 +160,8 @@ void PenaltyFunction::FormGradient(Iterate* it) const {
   it->grad_q_norm = max_norm_ ? largest : std::sqrt(sum);
 }
 
-PenaltyFunction::DualMeasures PenaltyFunction::Dual(const Iterate& it, const Vector* weights) const {
+PenaltyFunction::DualMeasures PenaltyFunction::Dual(const Iterate& it,
+                                                   const DualWeights* weights) const {
   DualMeasures d;
   for (int i = 0; i < n(); ++i) {
     const double g = it.grad_q[i];
@@ -171,7 +171,10 @@ PenaltyFunction::DualMeasures PenaltyFunction::Dual(const Iterate& it, const Vec
       d.bound_multipliers_l1 += std::abs(g);
     } else {
       d.dual_inf = std::max(d.dual_inf, std::abs(g));
-      if (weights) d.weighted_dual_inf = std::max(d.weighted_dual_inf, std::abs(g) * (*weights)[i]);
+      if (weights) {
+        const double w = i < n_ ? weights->x : weights->slacks[i - n_];
+        d.weighted_dual_inf = std::max(d.weighted_dual_inf, std::abs(g) * w);
+      }
     }
   }
   return d;
@@ -197,7 +200,6 @@ bool PenaltyFunction::EvaluateHessian(const Iterate& it) {
   lambda_ = beta_ * it.c;
   if (has_multipliers_) lambda_ += multipliers_;
   if (!problem_->EvalHessian(it.x.head(n_), 1.0, lambda_, &hessian_)) return false;
-  ExtractDiagonal();
   return std::isfinite(Eigen::Map<const Vector>(hessian_.valuePtr(), hessian_.nonZeros()).sum());
 }
 
@@ -221,18 +223,21 @@ void PenaltyFunction::SymmetricProduct(const ConstVectorRef& v, VectorRef out) c
   }
 }
 
-// diag(W) through slots found once (Eigen's diagonal() searches every row).
-void PenaltyFunction::ExtractDiagonal() {
-  if (diagonal_slot_.empty()) {
-    diagonal_slot_.assign(n_, -1);
-    for (int i = 0; i < n_; ++i) {
-      for (SparseMatrix::InnerIterator it(hessian_, i); it; ++it) {
-        if (it.col() == i) diagonal_slot_[i] = static_cast<int>(&it.valueRef() - hessian_.valuePtr());
+// diag(W) from the lower triangle by rows, where W_ii ends row i when it is
+// stored (the row is searched when its entries are not sorted).
+void PenaltyFunction::HessianDiagonal(VectorRef d) const {
+  const int* outer = hessian_.outerIndexPtr();
+  const int* inner = hessian_.innerIndexPtr();
+  const double* a = hessian_.valuePtr();
+  for (int i = 0; i < n_; ++i) {
+    d[i] = 0.0;
+    for (int k = outer[i + 1] - 1; k >= outer[i]; --k) {
+      if (inner[k] == i) {
+        d[i] = a[k];
+        break;
       }
     }
   }
-  const double* a = hessian_.valuePtr();
-  for (int i = 0; i < n_; ++i) hessian_diag_[i] = diagonal_slot_[i] < 0 ? 0.0 : a[diagonal_slot_[i]];
 }
 
 void PenaltyFunction::HessianProduct(const Iterate& it, const Vector& v, Vector* out) {

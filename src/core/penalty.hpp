@@ -129,7 +129,7 @@ class PenaltyFunction {
   // entries of z not blocked by a bound (the blocked ones are absorbed by
   // bound multipliers z_L, z_U >= 0, so this is ||grad_z L - z_L + z_U||_inf
   // with L's multipliers y = lambda + beta c), and ||(z_L, z_U)||_1.
-  // With `weights` (size n()), also the max-norm of the weighted entries:
+  // With `weights`, also the max-norm of the weighted entries:
   // the dual infeasibility of the unscaled problem when the penalty works
   // on a ScaledProblem.
   struct DualMeasures {
@@ -137,7 +137,12 @@ class PenaltyFunction {
     double bound_multipliers_l1 = 0.0;
     double weighted_dual_inf = 0.0;
   };
-  DualMeasures Dual(const Iterate& it, const Vector* weights = nullptr) const;
+  // Weights of the entries of z: `x` for every x entry, `slacks[i]` for slack i.
+  struct DualWeights {
+    double x = 1.0;
+    Vector slacks;
+  };
+  DualMeasures Dual(const Iterate& it, const DualWeights* weights = nullptr) const;
 
   // z <- P(z), the projection on the box; returns how many entries moved.
   int Project(VectorRef z) const;
@@ -150,7 +155,7 @@ class PenaltyFunction {
   bool EvaluateHessian(const Iterate& it);
   void HessianProduct(const Iterate& it, const Vector& v, Vector* out);
 
-  const Vector& hessian_diagonal() const { return hessian_diag_; }  // diag(W)
+  void HessianDiagonal(VectorRef d) const;  // d = diag(W), size num_x()
   // W's lower triangle (pattern from construction, values of the last
   // EvaluateHessian) and J's pattern, for preconditioners that factor.
   const SparseMatrix& hessian() const { return hessian_; }
@@ -164,7 +169,6 @@ class PenaltyFunction {
  private:
   void FormResidual(Iterate* it) const;
   void SymmetricProduct(const ConstVectorRef& v, VectorRef out) const;
-  void ExtractDiagonal();
 
   Problem* problem_;
   int n_;
@@ -181,8 +185,6 @@ class PenaltyFunction {
   std::vector<int> slack_row_;    // row of slack i
   bool has_bounds_ = false;       // some entry of the box is finite
   SparseMatrix hessian_;  // lower triangle of W
-  Vector hessian_diag_;   // diag(W)
-  std::vector<int> diagonal_slot_;  // value index of W_ii, -1 if not stored
   Vector lambda_;         // beta c (or lambda + beta c), the multipliers W was formed with
   Vector multipliers_;    // lambda of the augmented Lagrangian (empty without)
   bool has_multipliers_ = false;

@@ -200,9 +200,14 @@ Summary OuterLoop::Run(const Vector& x0) {
     return Finish(TerminationType::kInvalidNumberAtStart,
                   "the model returned an error or a non-finite value at the start point");
   }
+  summary_.x = Vector();  // x_0 was for a failed start; Conclude sets x
   if (!Notify(current_, StepInfo())) return Finish(TerminationType::kUserStop, "stopped by the user callback");
   for (k_ = 0; k_ < options_.max_outer_iter; ++k_) {
     const double q_start = PrepareSubproblem(k_);
+    if (std::isnan(q_start)) {
+      return Finish(TerminationType::kEvaluationError,
+                    "derivatives failed at both x_0 and x_k, where they had not before");
+    }
     start_.Save(current_);
     const InnerSummary inner = SolveSubproblem();
     if (inner.status == InnerStatus::kRunaway) {
@@ -407,8 +412,14 @@ bool OuterLoop::Start(const Vector& x0) {
 // from cached f and c (no callbacks); returns that minimum, the bound of (2.3).
 double OuterLoop::PrepareSubproblem(int k) {
   q_.Refresh(&current_);  // lambda' c and grad Q for this lambda and beta
-  // Derivatives at x_0 that fail now (they did not at the start) leave x_k.
-  const bool use_x0 = k > 0 && x0_.Q(q_) < current_.Q(q_.beta()) && Restore(x0_);
+  bool use_x0 = k > 0 && x0_.Q(q_) < current_.Q(q_.beta());
+  if (use_x0) {
+    // Derivatives at x_0 that fail now (they did not at the start) leave x_k,
+    // saved in start_ (no spare iterate: it would hold a copy of J).
+    start_.Save(current_);
+    use_x0 = x0_.Restore(&q_, &current_);
+    if (!use_x0 && !start_.Restore(&q_, &current_)) return std::nan("");
+  }
   if (!use_x0 && options_.extrapolate) TryExtrapolation();
   summary_.outer.push_back(OuterRecord());
   summary_.outer.back().started_at_x0 = use_x0 || k == 0;
@@ -589,6 +600,7 @@ void OuterLoop::Conclude(TerminationType type, const std::string& message) {
   summary_.hess_products = q_.counts().hess_products;
   summary_.factorizations = inner_ ? inner_->factorizations() : 0;
   summary_.preconditioner = inner_ ? inner_->preconditioner() : "";
+  inner_.reset();  // its work vectors go before the summary's are made (peak memory)
   summary_.cpu_time = CpuSeconds() - start_cpu_;
   summary_.beta = q_.beta();
   const bool have_point = type != TerminationType::kInvalidOptions &&

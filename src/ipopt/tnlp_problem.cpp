@@ -223,9 +223,11 @@ bool TnlpProblem::ReadJacobianStructure(std::string* error) {
   if (!CheckStructureCount("eval_jac_g", "nnz_jac_g", nnz_jac_, &row, &col, error)) return false;
   const Index offset = index_style_ == Ipopt::TNLP::FORTRAN_STYLE ? 1 : 0;
   if (!CheckIndices("eval_jac_g", offset, m_, n_, &row, &col, error)) return false;
-  BuildPattern(m_, n_, row, col, &jac_pattern_, &jac_slot_);
+  SparseMatrix pattern;
+  BuildPattern(m_, n_, row, col, &pattern, &jac_slot_);
+  jac_pattern_.Take(&pattern);
   if (IsIdentity(jac_slot_)) {
-    jac_slot_.clear();  // direct: no buffer, no scatter
+    std::vector<int>().swap(jac_slot_);  // direct: no buffer, no scatter (clear() keeps the memory)
   } else {
     jac_values_.assign(nnz_jac_, 0.0);
   }
@@ -247,9 +249,11 @@ bool TnlpProblem::ReadHessianStructure(std::string* error) {
   for (int k = 0; k < nnz_h_; ++k) {
     if (row[k] < col[k]) std::swap(row[k], col[k]);
   }
-  BuildPattern(n_, n_, row, col, &hess_pattern_, &hess_slot_);
+  SparseMatrix pattern;
+  BuildPattern(n_, n_, row, col, &pattern, &hess_slot_);
+  hess_pattern_.Take(&pattern);
   if (IsIdentity(hess_slot_)) {
-    hess_slot_.clear();
+    std::vector<int>().swap(hess_slot_);
   } else {
     hess_values_.assign(nnz_h_, 0.0);
   }
@@ -311,6 +315,21 @@ bool TnlpProblem::EvalGradient(const ConstVectorRef& x, VectorRef grad_f) {
   }
   grad_f *= options_.obj_scaling;
   return true;
+}
+
+void TnlpProblem::Pattern::Take(SparseMatrix* compressed) {
+  rows = static_cast<int>(compressed->rows()), cols = static_cast<int>(compressed->cols());
+  outer.assign(compressed->outerIndexPtr(), compressed->outerIndexPtr() + rows + 1);
+  inner.assign(compressed->innerIndexPtr(), compressed->innerIndexPtr() + compressed->nonZeros());
+  SparseMatrix().swap(*compressed);
+}
+
+void TnlpProblem::Pattern::To(SparseMatrix* matrix) const {
+  matrix->resize(rows, cols);
+  matrix->resizeNonZeros(static_cast<Eigen::Index>(inner.size()));
+  std::copy(outer.begin(), outer.end(), matrix->outerIndexPtr());
+  std::copy(inner.begin(), inner.end(), matrix->innerIndexPtr());
+  std::fill_n(matrix->valuePtr(), inner.size(), 0.0);
 }
 
 bool TnlpProblem::EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) {

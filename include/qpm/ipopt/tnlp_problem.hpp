@@ -56,13 +56,13 @@ class TnlpProblem : public Problem {
   int num_variables() const override { return n_; }
   int num_constraints() const override { return m_; }
   void GetBounds(VectorRef x_l, VectorRef x_u, VectorRef g_l, VectorRef g_u) const override;
-  void InitJacobian(SparseMatrix* jacobian) const override { *jacobian = jac_pattern_; }
+  void InitJacobian(SparseMatrix* jacobian) const override { jac_pattern_.To(jacobian); }
   bool EvalObjective(const ConstVectorRef& x, double* f) override;
   bool EvalConstraints(const ConstVectorRef& x, VectorRef g) override;
   bool EvalGradient(const ConstVectorRef& x, VectorRef grad_f) override;
   bool EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) override;
   bool has_hessian() const override { return has_hessian_; }
-  void InitHessian(SparseMatrix* hessian) const override { *hessian = hess_pattern_; }
+  void InitHessian(SparseMatrix* hessian) const override { hess_pattern_.To(hessian); }
   bool EvalHessian(const ConstVectorRef& x, double sigma, const ConstVectorRef& lambda,
                    SparseMatrix* hessian) override;
 
@@ -70,7 +70,7 @@ class TnlpProblem : public Problem {
   // The user's constraint multipliers (warm_start_init_point yes), in the
   // problem's scaling (times obj_scaling_factor); empty otherwise.
   const Vector& starting_multipliers() const { return lambda0_; }
-  long jacobian_nonzeros() const { return static_cast<long>(jac_pattern_.nonZeros()); }
+  long jacobian_nonzeros() const { return static_cast<long>(jac_pattern_.inner.size()); }
   int num_equalities() const { return static_cast<int>((g_l_.array() == g_u_.array()).count()); }
   double obj_scaling() const { return options_.obj_scaling; }
   const CallbackCounts& counts() const { return counts_; }
@@ -101,11 +101,20 @@ class TnlpProblem : public Problem {
   Vector x0_;
   Vector lambda0_;
   Vector x_l_, x_u_, g_l_, g_u_;  // infinite bounds as +-inf
-  SparseMatrix jac_pattern_;
+  // A compressed row-major pattern without values (the callers' matrices
+  // hold those): 4 bytes per entry instead of a SparseMatrix's 12.
+  struct Pattern {
+    int rows = 0, cols = 0;
+    std::vector<int> outer, inner;
+    void Take(SparseMatrix* compressed);
+    void To(SparseMatrix* matrix) const;  // the pattern, zero values
+  };
+
+  Pattern jac_pattern_;
   std::vector<int> jac_slot_;       // triplet k -> value index; empty when k -> k
   std::vector<double> jac_values_;  // triplet values from eval_jac_g
   bool has_hessian_ = false;
-  SparseMatrix hess_pattern_;
+  Pattern hess_pattern_;
   std::vector<int> hess_slot_;
   std::vector<double> hess_values_;
   Vector lambda_buffer_;

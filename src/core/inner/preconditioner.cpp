@@ -27,7 +27,8 @@ namespace {
 // where W is indefinite or zero (slacks).
 void PositiveDiagonal(const PenaltyFunction& q, Vector* d) {
   const int nx = q.num_x();
-  d->head(nx) = q.hessian_diagonal().cwiseAbs();
+  q.HessianDiagonal(d->head(nx));
+  d->head(nx) = d->head(nx).cwiseAbs();
   d->tail(q.num_slacks()).setZero();
   const double floor = 1e-8 * std::max(1.0, d->head(nx).size() ? d->head(nx).maxCoeff() : 1.0);
   *d = d->cwiseMax(floor);

@@ -53,11 +53,14 @@ class IpoptTest : public ConvergenceTest {
   // Unscaled dual infeasibility from the scaled one (ScaledProblem: L~ = df L
   // with lambda~ = df lambda ./ dc): x entries divide by df, the slack entry
   // of row j multiplies by dc_j / df.
-  static Vector UnscaleWeights(const ScaledProblem& scaling, const PenaltyFunction& q) {
+  static PenaltyFunction::DualWeights UnscaleWeights(const ScaledProblem& scaling,
+                                                     const PenaltyFunction& q) {
     const double df = std::abs(scaling.objective_factor());
-    Vector w = Vector::Constant(q.n(), 1.0 / df);
+    PenaltyFunction::DualWeights w;
+    w.x = 1.0 / df;
+    w.slacks.resize(q.num_slacks());
     for (int i = 0; i < q.num_slacks(); ++i) {
-      w[q.num_x() + i] = scaling.constraint_factors()[q.slack_row(i)] / df;
+      w.slacks[i] = scaling.constraint_factors()[q.slack_row(i)] / df;
     }
     return w;
   }
@@ -67,7 +70,7 @@ class IpoptTest : public ConvergenceTest {
   // zero by construction: bound multipliers are nonzero only on a bound.
   Optimality Measure(const PenaltyFunction& q, const Iterate& x) const {
     const PenaltyFunction::DualMeasures d =
-        q.Dual(x, unscale_weights_.size() ? &unscale_weights_ : nullptr);
+        q.Dual(x, scaling_ ? &unscale_weights_ : nullptr);
     double y_l1 = 0.0;
     for (int j = 0; j < q.m(); ++j) {
       y_l1 += std::abs((q.has_multipliers() ? q.multipliers()[j] : 0.0) + q.beta() * x.c[j]);
@@ -89,7 +92,7 @@ class IpoptTest : public ConvergenceTest {
 
   TerminationOptions t_;
   const ScaledProblem* scaling_;
-  Vector unscale_weights_;  // per entry of z: scaled -> unscaled dual infeasibility
+  PenaltyFunction::DualWeights unscale_weights_;  // scaled -> unscaled dual infeasibility
 };
 
 // ALGENCAN's beta_0, and beta *= gamma only when ||c||_inf did not fall
