@@ -174,7 +174,15 @@ class OuterLoop {
   Iterate current_;    // x_k before a subproblem, x_{k+1} after it
   SavedPoint x0_;      // Q(x_0) for each beta needs no callback (5.2)
   SavedPoint start_;   // the current subproblem's start, for a runaway restart
-  SavedPoint least_;   // the outer iterate of least ||c||: a local-infeasibility stop returns it
+  // The outer iterate of least ||c||, which a local-infeasibility stop
+  // returns. Copied only once current_ moves away from it and start_ does
+  // not hold it (one n-vector saved while ||c|| keeps falling).
+  enum class Least { kCurrent, kStart, kStored };
+  SavedPoint least_;
+  Least least_at_ = Least::kStored;
+  double least_c_squared_ = std::numeric_limits<double>::infinity();
+  void SaveStart();
+  void LeaveCurrent();
   std::unique_ptr<InnerSolver> inner_;
   Summary summary_;
   long iterations_ = 0;  // inner iterations over all subproblems
@@ -208,7 +216,7 @@ Summary OuterLoop::Run(const Vector& x0) {
       return Finish(TerminationType::kEvaluationError,
                     "derivatives failed at both x_0 and x_k, where they had not before");
     }
-    start_.Save(current_);
+    SaveStart();
     const InnerSummary inner = SolveSubproblem();
     if (inner.status == InnerStatus::kRunaway) {
       const RunawayTest::Feasible feasible = OnFeasibleRunaway(q_start, inner);
@@ -338,6 +346,7 @@ bool OuterLoop::MayRestartFromX0(const InnerSummary& inner) const {
 // restart is then used up all the same).
 bool OuterLoop::RestartFromX0() {
   ++feasibility_restarts_;
+  LeaveCurrent();
   if (!Restore(x0_)) return false;
   q_.set_beta(method_.penalty->Restart(q_.beta(), q_, current_));
   method_.multipliers->Reset(&q_);
@@ -416,7 +425,7 @@ double OuterLoop::PrepareSubproblem(int k) {
   if (use_x0) {
     // Derivatives at x_0 that fail now (they did not at the start) leave x_k,
     // saved in start_ (no spare iterate: it would hold a copy of J).
-    start_.Save(current_);
+    SaveStart();
     use_x0 = x0_.Restore(&q_, &current_);
     if (!use_x0 && !start_.Restore(&q_, &current_)) return std::nan("");
   }
@@ -442,13 +451,29 @@ bool OuterLoop::Stuck(int k) const {
 }
 
 void OuterLoop::KeepLeastViolation() {
-  if (current_.c_squared < least_.c_squared) least_.Save(current_);
+  if (!(current_.c_squared < least_c_squared_)) return;
+  least_c_squared_ = current_.c_squared;
+  least_at_ = Least::kCurrent;
+  least_ = SavedPoint();
+}
+
+// start_ <- current_, first moving the least-violation point out of start_.
+void OuterLoop::SaveStart() {
+  if (least_at_ == Least::kStart) std::swap(least_, start_), least_at_ = Least::kStored;
+  start_.Save(current_);
+  if (least_at_ == Least::kCurrent) least_at_ = Least::kStart;
+}
+
+// current_ is about to become another point: keep it if it is the least.
+void OuterLoop::LeaveCurrent() {
+  if (least_at_ == Least::kCurrent) least_.Save(current_), least_at_ = Least::kStored;
 }
 
 // Back to the least-violation outer iterate, when it is not the current one
 // and its derivatives can be evaluated again (they always could there).
 void OuterLoop::RestoreLeastViolation() {
-  if (least_.c_squared < current_.c_squared) Restore(least_);
+  if (!(least_c_squared_ < current_.c_squared)) return;
+  Restore(least_at_ == Least::kStart ? start_ : least_);
 }
 
 // current_ <- the saved point, evaluated again; false (current_ unchanged)
@@ -480,6 +505,7 @@ void OuterLoop::TryExtrapolation() {
   q_.Project(spare_.x);
   if (!q_.EvaluateValues(&spare_) || !(spare_.Q(beta) < current_.Q(beta))) return;
   if (!q_.EvaluateDerivatives(&spare_)) return;
+  LeaveCurrent();
   SwapIterates(&current_, &spare_);
   ++summary_.extrapolations;
 }

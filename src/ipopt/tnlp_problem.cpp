@@ -15,6 +15,7 @@ using Ipopt::Index;
 using Ipopt::Number;
 
 namespace {
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 std::string Format(const char* fmt, long a, double b = 0.0, double c = 0.0) {
   char buffer[256];
@@ -184,8 +185,13 @@ bool TnlpProblem::ReadSizesAndBounds(std::string* error) {
     *error = "get_bounds_info returned false";
     return false;
   }
-  return CheckBounds("variable", "x", &x_l_, &x_u_, error) &&
-         CheckBounds("constraint", "g", &g_l_, &g_u_, error);
+  if (!CheckBounds("variable", "x", &x_l_, &x_u_, error) ||
+      !CheckBounds("constraint", "g", &g_l_, &g_u_, error)) {
+    return false;
+  }
+  x_free_ = (x_l_.array() == -kInfinity).all() && (x_u_.array() == kInfinity).all();
+  if (x_free_) x_l_ = Vector(), x_u_ = Vector();  // 16 bytes per variable saved
+  return true;
 }
 
 // Maps bounds at or beyond nlp_{lower,upper}_bound_inf to +-infinity and
@@ -210,7 +216,12 @@ bool TnlpProblem::CheckBounds(const char* what, const char* name, Vector* lower,
 }
 
 void TnlpProblem::GetBounds(VectorRef x_l, VectorRef x_u, VectorRef g_l, VectorRef g_u) const {
-  x_l = x_l_, x_u = x_u_, g_l = g_l_, g_u = g_u_;
+  if (x_free_) {
+    x_l.setConstant(-kInfinity), x_u.setConstant(kInfinity);
+  } else {
+    x_l = x_l_, x_u = x_u_;
+  }
+  g_l = g_l_, g_u = g_u_;
 }
 
 bool TnlpProblem::ReadJacobianStructure(std::string* error) {
@@ -330,6 +341,16 @@ void TnlpProblem::Pattern::To(SparseMatrix* matrix) const {
   std::copy(outer.begin(), outer.end(), matrix->outerIndexPtr());
   std::copy(inner.begin(), inner.end(), matrix->innerIndexPtr());
   std::fill_n(matrix->valuePtr(), inner.size(), 0.0);
+}
+
+void TnlpProblem::InitHessian(SparseMatrix* hessian) const {
+  if (hess_pattern_given_ && has_hessian_) {
+    std::string error;  // it was read once without one
+    const_cast<TnlpProblem*>(this)->ReadHessianStructure(&error);
+  }
+  hess_pattern_.To(hessian);
+  hess_pattern_.Release();
+  hess_pattern_given_ = true;
 }
 
 bool TnlpProblem::EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) {

@@ -62,7 +62,9 @@ class TnlpProblem : public Problem {
   bool EvalGradient(const ConstVectorRef& x, VectorRef grad_f) override;
   bool EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) override;
   bool has_hessian() const override { return has_hessian_; }
-  void InitHessian(SparseMatrix* hessian) const override { hess_pattern_.To(hessian); }
+  // The first call hands W's pattern over (the caller keeps it; TnlpProblem
+  // does not); a later one reads it from the TNLP again.
+  void InitHessian(SparseMatrix* hessian) const override;
   bool EvalHessian(const ConstVectorRef& x, double sigma, const ConstVectorRef& lambda,
                    SparseMatrix* hessian) override;
 
@@ -101,6 +103,7 @@ class TnlpProblem : public Problem {
   Vector x0_;
   Vector lambda0_;
   Vector x_l_, x_u_, g_l_, g_u_;  // infinite bounds as +-inf
+  bool x_free_ = false;           // no variable bounds: x_l_, x_u_ empty
   // A compressed row-major pattern without values (the callers' matrices
   // hold those): 4 bytes per entry instead of a SparseMatrix's 12.
   struct Pattern {
@@ -108,13 +111,15 @@ class TnlpProblem : public Problem {
     std::vector<int> outer, inner;
     void Take(SparseMatrix* compressed);
     void To(SparseMatrix* matrix) const;  // the pattern, zero values
+    void Release() { outer = std::vector<int>(), inner = std::vector<int>(); }
   };
 
   Pattern jac_pattern_;
   std::vector<int> jac_slot_;       // triplet k -> value index; empty when k -> k
   std::vector<double> jac_values_;  // triplet values from eval_jac_g
   bool has_hessian_ = false;
-  Pattern hess_pattern_;
+  mutable Pattern hess_pattern_;
+  mutable bool hess_pattern_given_ = false;
   std::vector<int> hess_slot_;
   std::vector<double> hess_values_;
   Vector lambda_buffer_;
