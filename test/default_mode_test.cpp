@@ -12,6 +12,7 @@
 
 #include "hs071/hs071_nlp.hpp"
 #include "model_library.hpp"
+#include "unbounded_models.hpp"
 #include "qpm/qpm.hpp"
 #include "status_print.hpp"
 #include "test_problems.hpp"
@@ -264,58 +265,6 @@ BOOST_AUTO_TEST_CASE(WarmStartFromTheSolutionTakesAHandfulOfIterations) {
 }
 
 namespace {
-
-// n = 2 with one row x0 - x1 that is free (both bounds infinite) or absent.
-Model TwoVariables(const std::string& name, bool free_row) {
-  Model p;
-  p.name = name;
-  p.n = 2, p.m = free_row ? 1 : 0;
-  p.x0 = (Vector(2) << 1.0, 2.0).finished();
-  p.x_l = Vector::Constant(2, -kInf), p.x_u = Vector::Constant(2, kInf);
-  p.g_l = Vector::Constant(p.m, -kInf), p.g_u = Vector::Constant(p.m, kInf);
-  p.g = [m = p.m](const Vector& x) { return Vector::Constant(m, x[0] - x[1]); };
-  p.jac = [m = p.m](const Vector&) {
-    return Eigen::MatrixXd((Eigen::MatrixXd(m, 2) << Eigen::MatrixXd::Constant(m, 1, 1.0),
-                            Eigen::MatrixXd::Constant(m, 1, -1.0)).finished());
-  };
-  return p;
-}
-
-// min x0 + x1: unbounded below whatever the (absent or free) row says.
-Model LinearObjective(bool free_row) {
-  Model p = TwoVariables("linear", free_row);
-  p.f = [](const Vector& x) { return x[0] + x[1]; };
-  p.grad = [](const Vector&) { return Vector::Ones(2); };
-  p.hess = [](const Vector&, double, const Vector&) { return Eigen::MatrixXd::Zero(2, 2).eval(); };
-  return p;
-}
-
-// min -x0^2 + 1e-12 x0^4 + x1^2: f falls like a concave quadratic for
-// |x0| << 7e5, yet is bounded below: f* = -2.5e11 at x0 = +-707,107.
-Model FarNonconvexMinimum(bool free_row) {
-  Model p = TwoVariables("far nonconvex", free_row);
-  p.f = [](const Vector& x) { return -x[0] * x[0] + 1e-12 * std::pow(x[0], 4) + x[1] * x[1]; };
-  p.grad = [](const Vector& x) {
-    return (Vector(2) << -2 * x[0] + 4e-12 * std::pow(x[0], 3), 2 * x[1]).finished();
-  };
-  p.hess = [](const Vector& x, double s, const Vector&) {
-    return (Eigen::MatrixXd(2, 2) << s * (-2 + 12e-12 * x[0] * x[0]), 0, 0, 2 * s).finished();
-  };
-  p.f_star = -2.5e11;
-  return p;
-}
-
-// min 1e-7 ||x - (1e7, 1e7)||^2: convex, its minimizer 1.4e7 from x0.
-Model FarConvexMinimum(bool free_row) {
-  Model p = TwoVariables("far convex", free_row);
-  p.f = [](const Vector& x) { return 1e-7 * (x.array() - 1e7).square().sum(); };
-  p.grad = [](const Vector& x) { return (2e-7 * (x.array() - 1e7)).matrix().eval(); };
-  p.hess = [](const Vector&, double s, const Vector&) {
-    return (2e-7 * s * Eigen::MatrixXd::Identity(2, 2)).eval();
-  };
-  p.f_star = 0.0;
-  return p;
-}
 
 struct Outcome {
   Ipopt::ApplicationReturnStatus status;
