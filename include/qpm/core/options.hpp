@@ -95,9 +95,10 @@ struct TrustRegionOptions {
   // tests of InnerControl reach only after ~|f| / max_radius steps
   // (docs/algorithm.md, "Runaway subproblems").
   long capped_radius_window = 1000;
-  // Stalled at once when CG converged inside the region to a step with
-  // |p_i| <= resolution_steps * eps_mach * |z_i| for every i: the model's
-  // minimizer is within a few spacings of the doubles around z, so no representable
+  // Stalled at once when the step (CG's converged one, or one cut by the
+  // radius) has |p_i| <= resolution_steps * eps_mach * |z_i| for every i:
+  // the model's minimizer, or the region the ratio test still trusts, is
+  // within a few spacings of the doubles around z, so no representable
   // point lowers ||grad Q|| further (the rounding floor of grad Q, about
   // ||Hess Q|| eps_mach ||z||, is above tau). 0 disables the test.
   double resolution_steps = 4.0;

@@ -135,7 +135,9 @@ bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {
                           ? BoundedStep(x, tol, max_iter, m)
                           : cg_.Solve(hessian_, x.grad_q, radius_, tol, max_iter, &step_, m);
   const double step_norm = step_.norm();
-  below_resolution_ = cg.exit == CgExit::kConverged && BelowResolution(x.x);
+  // Converged inside the region or cut by a radius that shrank below the
+  // spacing of the doubles around z: either way no step changes z.
+  below_resolution_ = BelowResolution(x.x);
   step->step_size = radius_;
   step->step_norm = step_norm;
   trial_.x = x.x + step_;
