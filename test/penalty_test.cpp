@@ -1,6 +1,7 @@
 #define BOOST_TEST_MODULE penalty
 #include <boost/test/unit_test.hpp>
 
+#include "core/multipliers.hpp"
 #include "core/penalty.hpp"
 #include "test_problems.hpp"
 
@@ -134,4 +135,37 @@ BOOST_AUTO_TEST_CASE(ViolationStationarityIsTheGradientOfTheViolationNorm) {
       BOOST_TEST(q.ViolationStationarity(it) == expected, tt::tolerance(1e-10));
     }
   }
+}
+
+// The least-squares multipliers (core/multipliers.hpp, CGLS on J) solve
+// min ||grad f + J^T lambda|| as a dense QR does, from zero and from a guess.
+BOOST_AUTO_TEST_CASE(LeastSquaresMultipliersMatchADenseSolve) {
+  TestProblem p;
+  p.n = 6, p.m = 3;
+  const Eigen::MatrixXd a = (Eigen::MatrixXd(3, 6) << 1, 2, 0, -1, 0, 3,  //
+                             0, 1, 4, 0, -2, 1,                           //
+                             2, 0, 1, 1, 1, -1).finished();
+  const Vector shift = (Vector(6) << 1, -2, 0.5, 3, -1, 2).finished();
+  p.x0 = Vector::LinSpaced(6, -1.0, 1.5);
+  p.f = [shift](const Vector& x) { return 0.5 * (x - shift).squaredNorm(); };
+  p.grad = [shift](const Vector& x) -> Vector { return x - shift; };
+  p.c = [a](const Vector& x) -> Vector { return a * x - Vector::Ones(3); };
+  p.jac = [a](const Vector&) { return a; };
+  p.hess = [](const Vector&, double sigma, const Vector&) -> Eigen::MatrixXd {
+    return sigma * Eigen::MatrixXd::Identity(6, 6);
+  };
+  EigenProblem problem(p);
+  qpm::PenaltyFunction q(&problem);
+  qpm::Iterate it;
+  q.Allocate(&it);
+  it.x = p.x0;
+  BOOST_REQUIRE(q.EvaluateValues(&it));
+  BOOST_REQUIRE(q.EvaluateDerivatives(&it));
+  const Vector dense = a.transpose().colPivHouseholderQr().solve(-p.grad(p.x0));
+  const Vector estimate = qpm::LeastSquaresMultipliers(q, it, 1e6);
+  BOOST_TEST((estimate - dense).lpNorm<Eigen::Infinity>() <= 1e-9 * dense.lpNorm<Eigen::Infinity>());
+  const Vector accurate = qpm::AccurateLeastSquaresMultipliers(q, it, Vector::Constant(3, 5.0));
+  BOOST_TEST((accurate - dense).lpNorm<Eigen::Infinity>() <= 1e-12 * dense.lpNorm<Eigen::Infinity>());
+  // Beyond max_abs the estimate is refused (zeros).
+  BOOST_TEST(qpm::LeastSquaresMultipliers(q, it, 1e-3).isZero(0.0));
 }

@@ -332,8 +332,11 @@ BOOST_AUTO_TEST_CASE(DefaultSolveOfABoundedQpWithSlacksUsesTheFactorizationAndCo
       jacobi.tr.preconditioner = qpm::PreconditionerKind::kJacobi;
       const qpm::Summary j = qpm::Solve(&problem, Vector::Zero(300), jacobi);
       BOOST_TEST(j.termination == qpm::TerminationType::kConverged);
-      if (diag > 0) BOOST_TEST(std::abs(s.f - j.f) <= 1e-6 * std::max(1.0, std::abs(j.f)));  // convex: one minimum
-      BOOST_TEST(s.hess_products < j.hess_products);
+      if (diag > 0) {  // convex: one minimum, reached with fewer products (nonconvex: the
+                       // two may reach different local minima by different paths)
+        BOOST_TEST(std::abs(s.f - j.f) <= 1e-6 * std::max(1.0, std::abs(j.f)));
+        BOOST_TEST(s.hess_products < j.hess_products);
+      }
     }
   }
 }

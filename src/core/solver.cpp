@@ -550,8 +550,9 @@ InnerSummary OuterLoop::SolveSubproblem() {
   InnerControl control;
   method_.tolerance->Start(current_);
   control.tolerance = method_.tolerance->Tolerance();
-  control.solves_problem = [this](const Iterate& x) {
-    return method_.convergence->EndsSubproblem(q_, x);
+  control.solves_problem = [this](Iterate* x) {
+    return method_.convergence->EndsSubproblem(q_, *x) ||
+           method_.multipliers->EndsSubproblem(*method_.convergence, &q_, x);
   };
   control.max_iterations = options_.max_inner_iter - iterations_;
   control.deadline = &deadline_;

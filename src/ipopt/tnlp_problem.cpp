@@ -26,23 +26,57 @@ std::string Format(const char* fmt, long a, double b = 0.0, double c = 0.0) {
 // Builds the compressed pattern of `rows` x `cols` entries (row[k], col[k])
 // and, for each triplet k, the index of its value in the compressed storage,
 // so that repeated triplets land on (and are summed into) the same slot.
-void BuildPattern(int rows, int cols, const std::vector<Index>& row,
-                  const std::vector<Index>& col, SparseMatrix* pattern,
+// Sorts the columns of each row of a counting-sorted pattern, merges
+// repeats, and moves slot[k] along.
+void SortAndMerge(int rows, std::vector<int>* outer, std::vector<int>* inner,
                   std::vector<int>* slot) {
-  std::vector<Eigen::Triplet<double>> triplets;
-  triplets.reserve(row.size());
-  for (size_t k = 0; k < row.size(); ++k) triplets.emplace_back(row[k], col[k], 0.0);
-  pattern->resize(rows, cols);
-  pattern->setFromTriplets(triplets.begin(), triplets.end());
-  pattern->makeCompressed();
-  slot->resize(row.size());
-  const int* outer = pattern->outerIndexPtr();
-  const int* inner = pattern->innerIndexPtr();
-  for (size_t k = 0; k < row.size(); ++k) {
-    const int* begin = inner + outer[row[k]];
-    const int* end = inner + outer[row[k] + 1];
-    (*slot)[k] = static_cast<int>(std::lower_bound(begin, end, col[k]) - inner);
+  std::vector<int> moved(inner->size());  // old position -> new one
+  std::vector<int> order, cols;
+  int written = 0;
+  for (int r = 0; r < rows; ++r) {
+    const int begin = (*outer)[r], end = (*outer)[r + 1];
+    order.resize(end - begin);
+    for (int p = begin; p < end; ++p) order[p - begin] = p;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return (*inner)[a] < (*inner)[b]; });
+    cols.resize(order.size());
+    for (size_t i = 0; i < order.size(); ++i) cols[i] = (*inner)[order[i]];
+    (*outer)[r] = written;
+    for (size_t i = 0; i < order.size(); ++i) {
+      if (i == 0 || cols[i] != cols[i - 1]) (*inner)[written++] = cols[i];
+      moved[order[i]] = written - 1;
+    }
   }
+  (*outer)[rows] = written;
+  inner->resize(written);
+  inner->shrink_to_fit();
+  for (int& s : *slot) s = moved[s];
+}
+
+// The compressed row pattern of triplets (row[k], col[k]) in `outer` and
+// `inner` (duplicates merged, columns ascending) and slot[k], the index of
+// triplet k in it: a counting sort by row, then a sort of the rows whose
+// columns are not already strictly ascending.
+void BuildPattern(int rows, const std::vector<Index>& row, const std::vector<Index>& col,
+                  std::vector<int>* outer, std::vector<int>* inner, std::vector<int>* slot) {
+  const size_t nnz = slot->size();
+  outer->assign(rows + 1, 0);
+  for (size_t k = 0; k < nnz; ++k) ++(*outer)[row[k] + 1];
+  for (int r = 0; r < rows; ++r) (*outer)[r + 1] += (*outer)[r];
+  inner->resize(nnz);
+  {
+    std::vector<int> next(outer->begin(), outer->end() - 1);
+    for (size_t k = 0; k < nnz; ++k) {
+      const int p = next[row[k]]++;
+      (*inner)[p] = col[k];
+      (*slot)[k] = p;
+    }
+  }
+  bool ordered = true;
+  for (int r = 0; r < rows && ordered; ++r) {
+    for (int p = (*outer)[r] + 1; p < (*outer)[r + 1] && ordered; ++p) ordered = (*inner)[p - 1] < (*inner)[p];
+  }
+  if (!ordered) SortAndMerge(rows, outer, inner, slot);
 }
 
 // True when triplet k lands in slot k: the model's order is the compressed
@@ -234,9 +268,9 @@ bool TnlpProblem::ReadJacobianStructure(std::string* error) {
   if (!CheckStructureCount("eval_jac_g", "nnz_jac_g", nnz_jac_, &row, &col, error)) return false;
   const Index offset = index_style_ == Ipopt::TNLP::FORTRAN_STYLE ? 1 : 0;
   if (!CheckIndices("eval_jac_g", offset, m_, n_, &row, &col, error)) return false;
-  SparseMatrix pattern;
-  BuildPattern(m_, n_, row, col, &pattern, &jac_slot_);
-  jac_pattern_.Take(&pattern);
+  jac_slot_.resize(nnz_jac_);
+  jac_pattern_.rows = m_, jac_pattern_.cols = n_;
+  BuildPattern(m_, row, col, &jac_pattern_.outer, &jac_pattern_.inner, &jac_slot_);
   if (IsIdentity(jac_slot_)) {
     std::vector<int>().swap(jac_slot_);  // direct: no buffer, no scatter (clear() keeps the memory)
   } else {
@@ -260,9 +294,9 @@ bool TnlpProblem::ReadHessianStructure(std::string* error) {
   for (int k = 0; k < nnz_h_; ++k) {
     if (row[k] < col[k]) std::swap(row[k], col[k]);
   }
-  SparseMatrix pattern;
-  BuildPattern(n_, n_, row, col, &pattern, &hess_slot_);
-  hess_pattern_.Take(&pattern);
+  hess_slot_.resize(nnz_h_);
+  hess_pattern_.rows = hess_pattern_.cols = n_;
+  BuildPattern(n_, row, col, &hess_pattern_.outer, &hess_pattern_.inner, &hess_slot_);
   if (IsIdentity(hess_slot_)) {
     std::vector<int>().swap(hess_slot_);
   } else {
@@ -326,13 +360,6 @@ bool TnlpProblem::EvalGradient(const ConstVectorRef& x, VectorRef grad_f) {
   }
   grad_f *= options_.obj_scaling;
   return true;
-}
-
-void TnlpProblem::Pattern::Take(SparseMatrix* compressed) {
-  rows = static_cast<int>(compressed->rows()), cols = static_cast<int>(compressed->cols());
-  outer.assign(compressed->outerIndexPtr(), compressed->outerIndexPtr() + rows + 1);
-  inner.assign(compressed->innerIndexPtr(), compressed->innerIndexPtr() + compressed->nonZeros());
-  SparseMatrix().swap(*compressed);
 }
 
 void TnlpProblem::Pattern::To(SparseMatrix* matrix) const {

@@ -109,7 +109,6 @@ class TnlpProblem : public Problem {
   struct Pattern {
     int rows = 0, cols = 0;
     std::vector<int> outer, inner;
-    void Take(SparseMatrix* compressed);
     void To(SparseMatrix* matrix) const;  // the pattern, zero values
     void Release() { outer = std::vector<int>(), inner = std::vector<int>(); }
   };

@@ -29,7 +29,7 @@ InnerSummary GradientDescent::Minimize(const InnerControl& control, Iterate* x) 
   InnerSummary summary;
   bb_step_ = 0.0;  // beta changed: old curvature no longer applies
   StallMonitor monitor(options_.stall_window, control.stall_rounding, *x, q_->beta());
-  while (!CheckStop(control, *x, &summary)) {
+  while (!CheckStop(control, x, &summary)) {
     StepInfo step;
     direction_ = -x->grad_q;
     if (!line_search_.Search(q_, *x, direction_, FirstTrial(), &trial_, &step)) {

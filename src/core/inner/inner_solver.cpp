@@ -60,10 +60,10 @@ void SwapIterates(Iterate* a, Iterate* b) {
   std::swap(a->grad_q_norm, b->grad_q_norm);
 }
 
-bool CheckStop(const InnerControl& control, const Iterate& x, InnerSummary* summary) {
-  summary->tau = control.tolerance(x.c_norm());
-  const bool solved = control.solves_problem && control.solves_problem(x);
-  if (x.grad_q_norm <= summary->tau || solved) {  // (2.4), or the solve's own test
+bool CheckStop(const InnerControl& control, Iterate* x, InnerSummary* summary) {
+  summary->tau = control.tolerance(x->c_norm());
+  if (x->grad_q_norm <= summary->tau ||
+      (control.solves_problem && control.solves_problem(x))) {  // (2.4), or the solve's own test
     summary->status = InnerStatus::kConverged;
   } else if (summary->iterations >= control.max_iterations) {
     summary->status = InnerStatus::kIterationLimit;

@@ -62,8 +62,9 @@ struct InnerControl {
   // (docs/algorithm.md, "Runaway subproblems").
   bool relative_radius_cap = false;
   // True at a point that already solves the problem (the outer loop's test):
-  // the subproblem ends there, kConverged. Null: never.
-  std::function<bool(const Iterate&)> solves_problem;
+  // the subproblem ends there, kConverged. It may refresh x's cached values
+  // for new multipliers when it returns true. Null: never.
+  std::function<bool(Iterate*)> solves_problem;
   // Called after each accepted step; returning false stops with kUserStop.
   std::function<bool(const Iterate&, const StepInfo&)> on_iteration;
 };
@@ -122,7 +123,7 @@ void SwapIterates(Iterate* a, Iterate* b);
 // returns true when the solver must return: (2.4) holds at x, or a limit is
 // reached. ReportStep counts an accepted step and tells the observer; true
 // when the observer asked to stop or the monitor saw a stall.
-bool CheckStop(const InnerControl& control, const Iterate& x, InnerSummary* summary);
+bool CheckStop(const InnerControl& control, Iterate* x, InnerSummary* summary);
 bool ReportStep(const InnerControl& control, const Iterate& x, const StepInfo& step,
                 StallMonitor* monitor, InnerSummary* summary);
 

@@ -42,7 +42,7 @@ InnerSummary Lbfgs::Minimize(const InnerControl& control, Iterate* x) {
   InnerSummary summary;
   StallMonitor monitor(options_.stall_window, control.stall_rounding, *x, q_->beta());
   if (!options_.warm_start) ClearMemory();
-  while (!CheckStop(control, *x, &summary)) {
+  while (!CheckStop(control, x, &summary)) {
     if (box_ && !BoxDirection(*x)) {
       summary.status = InnerStatus::kStalled;  // no descent direction in the box
       return summary;

@@ -36,7 +36,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
   bool preconditioner_current = false;
   int rejected = 0;
   collapsed_ = 0, capped_ = 0, release_streak_ = 0;
-  while (!CheckStop(control, *x, &summary)) {
+  while (!CheckStop(control, x, &summary)) {
     if (!hessian_current) {
       if (!q_->EvaluateHessian(*x)) {
         summary.status = InnerStatus::kEvaluationError;  // no model without W
@@ -81,7 +81,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
       return summary;
     }
     if (ReportStep(control, *x, step, &monitor, &summary) ||
-        (below_resolution_ && !CheckStop(control, *x, &summary))) {
+        (below_resolution_ && !CheckStop(control, x, &summary))) {
       if (summary.status == InnerStatus::kConverged) summary.status = InnerStatus::kStalled;
       summary.evaluation_failed = summary.status == InnerStatus::kStalled && last_rejection_failed_;
       return summary;

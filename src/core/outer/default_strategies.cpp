@@ -158,6 +158,7 @@ class FirstOrderMultipliers : public MultiplierUpdate {
     q->Refresh(x0);
   }
   void Update(const Iterate& x, PenaltyFunction* q) override {
+    wait_ = skip_ = 0;
     Vector lambda = q->multipliers();
     UpdateMultipliers(q->beta(), x.c, o_.multipliers.max_multiplier, &lambda);
     q->SetMultipliers(lambda);
@@ -166,8 +167,25 @@ class FirstOrderMultipliers : public MultiplierUpdate {
   // docs/algorithm.md, "Multipliers at the end".
   bool AdoptLeastSquaresIfConverged(const ConvergenceTest& test, InnerStatus status,
                                     PenaltyFunction* q, Iterate* x) override {
-    if (q->m() == 0) return false;
-    if (MaxNorm(x->c) > o_.termination.tol || test.Violated(*q, *x)) return false;
+    return Feasible(test, *q, *x) && TryLeastSquares(test, status, q, x);
+  }
+  // Near the end, grad Q's error is beta J^T (the rounding of c), and the
+  // steps that chase it crawl (docs/algorithm.md, "Multipliers at the end");
+  // each failed try doubles the inner iterations to the next one.
+  bool EndsSubproblem(const ConvergenceTest& test, PenaltyFunction* q, Iterate* x) override {
+    if (!Feasible(test, *q, *x)) return false;
+    if (skip_ > 0) return --skip_, false;
+    if (TryLeastSquares(test, InnerStatus::kConverged, q, x)) return true;
+    skip_ = wait_ = std::max(1L, 2 * wait_);
+    return false;
+  }
+
+ private:
+  bool Feasible(const ConvergenceTest& test, const PenaltyFunction& q, const Iterate& x) const {
+    return q.m() > 0 && MaxNorm(x.c) <= o_.termination.tol && !test.Violated(q, x);
+  }
+  bool TryLeastSquares(const ConvergenceTest& test, InnerStatus status, PenaltyFunction* q,
+                       Iterate* x) {
     const Vector first_order = q->multipliers();
     const Vector guess = first_order + q->beta() * x->c;
     q->SetMultipliers(AccurateLeastSquaresMultipliers(*q, *x, guess) - q->beta() * x->c);
@@ -178,8 +196,9 @@ class FirstOrderMultipliers : public MultiplierUpdate {
     return false;
   }
 
- private:
   const Options o_;
+  long wait_ = 0;  // inner iterations between tries
+  long skip_ = 0;  // left before the next try
 };
 
 // tau = max(tol, ||c||) (eps0 = eps1 = tol), and tau = tol from the first

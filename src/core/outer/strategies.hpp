@@ -71,6 +71,9 @@ class MultiplierUpdate {
   // returns true; otherwise leaves q and x as they were.
   virtual bool AdoptLeastSquaresIfConverged(const ConvergenceTest& test, InnerStatus status,
                                             PenaltyFunction* q, Iterate* x) = 0;
+  // The same inside a subproblem, at an accepted inner iterate x; true ends
+  // the subproblem there. The paper's subproblems end at (2.4) only.
+  virtual bool EndsSubproblem(const ConvergenceTest&, PenaltyFunction*, Iterate*) { return false; }
 };
 
 // tau of Definition 2.1 for the next subproblem, and which subproblems count
