@@ -13,11 +13,11 @@ bool OnBound(const PenaltyFunction& q, const Iterate& it, int i) {
 
 // A = [J^T; -E_I^T] restricted to the rows of the free entries of z, and
 // b = -[grad f; 0] likewise, applied without forming A: rows of z on a bound
-// are zero in every product. One vector of the size of z, for A y.
+// are zero in every product. A y goes to the penalty's scratch vector.
 class LeastSquaresOperator {
  public:
   LeastSquaresOperator(const PenaltyFunction& q, const Iterate& it)
-      : q_(q), it_(it), ay_(q.n()) {}
+      : q_(q), it_(it), ay_(q.scratch()) {}
 
   // ay_ = A y.
   const Vector& Apply(const Vector& y) {
@@ -76,7 +76,7 @@ class LeastSquaresOperator {
 
   const PenaltyFunction& q_;
   const Iterate& it_;
-  Vector ay_;
+  Vector& ay_;
 };
 
 // min ||A lambda - b|| by Jacobi-preconditioned CG on the normal equations

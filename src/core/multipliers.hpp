@@ -13,7 +13,7 @@ namespace qpm {
 // over the entries of z = (x, s) not on a bound (the gradient of the
 // Lagrangian in z; on a bound a bound multiplier absorbs it), as Ipopt's
 // constraint-multiplier initialization. Solved by CG on the normal equations
-// (CGLS, matrix-free in J, one work vector of the size of z). Returns zeros
+// (CGLS, matrix-free in J, in the penalty's scratch vector). Returns zeros
 // when the estimate's max-norm exceeds `max_abs` (a nearly rank-deficient J
 // gives huge, meaningless estimates; Ipopt's constr_mult_init_max) or when
 // it is not finite. `it` must hold values and derivatives at z.

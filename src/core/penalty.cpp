@@ -45,7 +45,7 @@ PenaltyFunction::PenaltyFunction(Problem* problem)
   }
   lambda_.setZero(m_);
   jv_.setZero(m_);
-  violation_grad_.setZero(n_ + ns);
+  scratch_.setZero(n_ + ns);
 }
 
 void PenaltyFunction::Allocate(Iterate* it) const {
@@ -183,11 +183,11 @@ PenaltyFunction::DualMeasures PenaltyFunction::Dual(const Iterate& it,
 double PenaltyFunction::ViolationStationarity(const Iterate& it) {
   const double c_norm = it.c_norm();
   if (m_ == 0 || !(c_norm > 0.0)) return 0.0;
-  violation_grad_.head(n_).noalias() = it.jacobian.transpose() * it.c;
-  for (int i = 0; i < num_slacks(); ++i) violation_grad_[n_ + i] = -it.c[slack_row_[i]];
+  scratch_.head(n_).noalias() = it.jacobian.transpose() * it.c;
+  for (int i = 0; i < num_slacks(); ++i) scratch_[n_ + i] = -it.c[slack_row_[i]];
   double sum = 0.0;
   for (int i = 0; i < n(); ++i) {
-    const double g = violation_grad_[i];
+    const double g = scratch_[i];
     const bool blocked =
         has_bounds_ && ((g > 0.0 && it.x[i] <= lower_[i]) || (g < 0.0 && it.x[i] >= upper_[i]));
     if (!blocked) sum += g * g;

@@ -124,6 +124,10 @@ class PenaltyFunction {
   // large: z is (nearly) a stationary point of the violation, the evidence of
   // local infeasibility. O(nnz(J)), no callbacks.
   double ViolationStationarity(const Iterate& it);
+  // One z-sized work vector for the O(n) computations made once per outer
+  // iteration or so: the violation's gradient above and the least-squares
+  // multipliers (core/multipliers.cpp). Its contents do not outlive a call.
+  Vector& scratch() const { return scratch_; }
 
   // Ipopt's dual measures at a point: the max-norm of grad Q over the
   // entries of z not blocked by a bound (the blocked ones are absorbed by
@@ -191,7 +195,7 @@ class PenaltyFunction {
   bool max_norm_ = false;
   mutable Vector shifted_;  // y = lambda + beta c, work vector of FormGradient
   Vector jv_;             // J v_x - v_s on the rows
-  Vector violation_grad_; // J_z^T c
+  mutable Vector scratch_;  // scratch()
 };
 
 }  // namespace qpm

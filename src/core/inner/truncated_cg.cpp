@@ -11,20 +11,29 @@ double BoundaryStep(const Vector& p, const Vector& d, double radius) {
   return (-pd + std::sqrt(disc)) / dd;
 }
 
-TruncatedCg::TruncatedCg(int n) : r_(n), z_(n), d_(n), hd_(n), hp_(n) {}
+TruncatedCg::TruncatedCg(int n) : r_(n), z_(n), d_(n), hd_(n) {}
 
 CgResult TruncatedCg::Solve(const HessianOperator& hessian, const Vector& g, double radius,
                             double tol, int max_iter, Vector* p,
                             CgPreconditioner* preconditioner) {
   p->setZero();
-  hp_.setZero();
   r_ = g;  // r = H p + g
   CgResult result = Iterate(hessian, radius, tol, max_iter, nullptr, preconditioner, p);
-  // -m(p) with H p recomputed: the recurrence for H p drifts over many CG
-  // iterations, and at large beta the drift can exceed the true decrease,
-  // so that every step is rejected and the radius collapses.
-  if (result.iterations > 1) hessian(*p, &hp_);
-  result.model_decrease = -(g.dot(*p) + 0.5 * p->dot(hp_));
+  // -m(p) with H p into hd_, free once CG is done: after one iteration p =
+  // t d_0 and H p = t H d_0 (hd_ scaled in place); after more, H p is
+  // recomputed, not taken from a recurrence, which drifts over many CG
+  // iterations and at large beta can exceed the true decrease, so that
+  // every step is rejected and the radius collapses.
+  if (result.iterations == 0) {
+    result.model_decrease = -(g.dot(*p) + 0.0);
+    return result;
+  }
+  if (result.iterations == 1) {
+    hd_ *= first_step_;
+  } else {
+    hessian(*p, &hd_);
+  }
+  result.model_decrease = -(g.dot(*p) + 0.5 * p->dot(hd_));
   return result;
 }
 
@@ -52,7 +61,7 @@ CgResult TruncatedCg::Iterate(const HessianOperator& hessian, double radius, dou
   // Moves p by tau d (to the ball) and stops with `exit`.
   auto stop_at = [&](double tau, CgExit exit) {
     *p += tau * d_;
-    hp_ += tau * hd_;
+    if (result.iterations == 0) first_step_ = tau;
     ++result.iterations;
     result.exit = exit;
     return result;
@@ -68,7 +77,7 @@ CgResult TruncatedCg::Iterate(const HessianOperator& hessian, double radius, dou
     const double alpha = rz / dhd;
     if (alpha >= limit) return stop_at(limit, CgExit::kBoundary);
     *p += alpha * d_;
-    hp_ += alpha * hd_;
+    if (result.iterations == 0) first_step_ = alpha;
     r_ += alpha * hd_;
     if (r_.norm() <= tol) {
       ++result.iterations;

@@ -70,7 +70,8 @@ class TruncatedCg {
   CgResult Iterate(const HessianOperator& hessian, double radius, double tol, int max_iter,
                    const Vector* free, CgPreconditioner* preconditioner, Vector* p);
 
-  Vector r_, z_, d_, hd_, hp_;
+  Vector r_, z_, d_, hd_;
+  double first_step_ = 0.0;  // the step length along d_0 (p = first_step_ d_0 after one iteration)
 };
 
 // tau >= 0 with ||p + tau d|| = radius, for ||p|| <= radius.
