@@ -50,6 +50,7 @@ void CopyValues(const SparseMatrix& full, const std::vector<int>& slot, SparseMa
 }  // namespace
 
 bool FixedVariables::Any(const Problem& problem) {
+  if (!problem.AnyVariableBound()) return false;
   const int n = problem.num_variables(), m = problem.num_constraints();
   Vector x_l(n), x_u(n), g_l(m), g_u(m);
   problem.GetBounds(x_l, x_u, g_l, g_u);

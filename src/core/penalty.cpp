@@ -2,16 +2,19 @@
 
 #include <algorithm>
 
+#include "core/linalg/huge_pages.hpp"
+
 namespace qpm {
 
 PenaltyFunction::PenaltyFunction(Problem* problem)
     : problem_(problem),
       n_(problem->num_variables()),
       m_(problem->num_constraints()) {
-  Vector x_l(n_), x_u(n_);
   g_lower_.resize(m_);
   g_upper_.resize(m_);
-  problem_->GetBounds(x_l, x_u, g_lower_, g_upper_);
+  SetZeroLarge(&lower_, n_ + m_);  // x's bounds, then room for every row's slack
+  SetZeroLarge(&upper_, n_ + m_);
+  problem_->GetBounds(lower_.head(n_), upper_.head(n_), g_lower_, g_upper_);
   row_slack_.assign(m_, kEqualityRow);
   for (int j = 0; j < m_; ++j) {
     if (g_lower_[j] == g_upper_[j]) continue;
@@ -24,10 +27,8 @@ PenaltyFunction::PenaltyFunction(Problem* problem)
     slack_row_.push_back(j);
   }
   const int ns = num_slacks();
-  lower_.resize(n_ + ns);
-  upper_.resize(n_ + ns);
-  lower_.head(n_) = x_l;
-  upper_.head(n_) = x_u;
+  lower_.conservativeResize(n_ + ns);
+  upper_.conservativeResize(n_ + ns);
   for (int i = 0; i < ns; ++i) {
     lower_[n_ + i] = g_lower_[slack_row_[i]];
     upper_[n_ + i] = g_upper_[slack_row_[i]];
@@ -45,15 +46,15 @@ PenaltyFunction::PenaltyFunction(Problem* problem)
   }
   lambda_.setZero(m_);
   jv_.setZero(m_);
-  scratch_.setZero(n_ + ns);
+  SetZeroLarge(&scratch_, n_ + ns);
 }
 
 void PenaltyFunction::Allocate(Iterate* it) const {
-  it->x.setZero(n());
+  SetZeroLarge(&it->x, n());
   it->g.setZero(m_);
   it->c.setZero(m_);
-  it->grad_f.setZero(n_);
-  it->grad_q.setZero(n());
+  SetZeroLarge(&it->grad_f, n_);
+  SetZeroLarge(&it->grad_q, n());
   problem_->InitJacobian(&it->jacobian);
   it->jacobian.makeCompressed();
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/linalg/huge_pages.hpp"
+
 namespace qpm {
 
 ScaledProblem::ScaledProblem(Problem* problem, const ScalingOptions& options)
@@ -20,6 +22,7 @@ bool ScaledProblem::Compute(const ConstVectorRef& x0) {
   if (!options_.gradient_based) return true;
   // Both parts are attempted even if the first fails: Ipopt scales what it
   // could evaluate.
+  SetZeroLarge(&x0_, x0.size());
   x0_ = x0;
   const bool objective_ok = ComputeObjectiveFactor(x0);
   const bool constraints_ok = ComputeConstraintFactors(x0);
@@ -51,7 +54,7 @@ double ScaledProblem::Factor(double amax) const {
 }
 
 bool ScaledProblem::ComputeObjectiveFactor(const ConstVectorRef& x0) {
-  grad_work_.resize(n_);
+  SetZeroLarge(&grad_work_, n_);
   if (!problem_->EvalGradient(x0, grad_work_) || !grad_work_.allFinite()) return false;
   const double amax = n_ > 0 ? grad_work_.lpNorm<Eigen::Infinity>() : 0.0;
   df_ = options_.obj_scaling * Factor(amax);  // obj_scaling on top of the floor

@@ -12,6 +12,7 @@
 #include "core/inner/gradient_descent.hpp"
 #include "core/inner/lbfgs.hpp"
 #include "core/inner/trust_region.hpp"
+#include "core/linalg/huge_pages.hpp"
 #include "core/penalty.hpp"
 #include "core/scaled_problem.hpp"
 #include "core/outer/strategies.hpp"
@@ -84,7 +85,8 @@ struct SavedPoint {
   double c_squared = std::numeric_limits<double>::infinity();
 
   void Save(const Iterate& it) {
-    z = it.x, g = it.g, c = it.c;
+    CopyLarge(it.x, &z);
+    g = it.g, c = it.c;
     f = it.f, c_squared = it.c_squared;
   }
   // The merit at the point (Q_beta, or L_A with multipliers), no callbacks.
@@ -202,13 +204,15 @@ class OuterLoop {
 // Q(x_0)} (5.2), ends with (2.3) and (2.4), then the verdict, then lambda
 // and beta for the next one (method_ says how, for either mode).
 Summary OuterLoop::Run(const Vector& x0) {
-  summary_.x = x0;
-  if (std::optional<Summary> refused = Refuse()) return *refused;
+  if (std::optional<Summary> refused = Refuse()) {
+    refused->x = x0;
+    return *refused;
+  }
   if (!Start(x0)) {
+    summary_.x = x0;
     return Finish(TerminationType::kInvalidNumberAtStart,
                   "the model returned an error or a non-finite value at the start point");
   }
-  summary_.x = Vector();  // x_0 was for a failed start; Conclude sets x
   if (!Notify(current_, StepInfo())) return Finish(TerminationType::kUserStop, "stopped by the user callback");
   for (k_ = 0; k_ < options_.max_outer_iter; ++k_) {
     const double q_start = PrepareSubproblem(k_);
@@ -645,6 +649,7 @@ void OuterLoop::Conclude(TerminationType type, const std::string& message) {
     summary_.beta = summary_.outer.back().beta;
   }
   q_.set_beta(summary_.beta);
+  SetZeroLarge(&summary_.x, q_.num_x());
   summary_.x = current_.x.head(q_.num_x());
   summary_.g = current_.g;
   summary_.c = current_.c;
@@ -668,8 +673,8 @@ void OuterLoop::Conclude(TerminationType type, const std::string& message) {
 // grad f + J^T lambda - z_L + z_U vanishes there.
 void OuterLoop::BoundMultipliers() {
   const int n = q_.num_x();
-  summary_.z_l.setZero(n);
-  summary_.z_u.setZero(n);
+  SetZeroLarge(&summary_.z_l, n);
+  SetZeroLarge(&summary_.z_u, n);
   if (!q_.has_bounds()) return;
   for (int i = 0; i < n; ++i) {
     const double g = current_.grad_q[i];
@@ -723,7 +728,8 @@ Summary SolveScaledOrNot(Problem* problem, const Vector& x0, const Options& opti
     return loop.Run(x0);
   }
   ScaledProblem scaled(problem, options.scaling);
-  const bool evaluated = scaled.Compute(ProjectedStart(*problem, x0));
+  const bool evaluated = problem->AnyVariableBound() ? scaled.Compute(ProjectedStart(*problem, x0))
+                                                     : scaled.Compute(x0);
   Vector scaled_lambda0;
   if (lambda0.size() == problem->num_constraints() && lambda0.size() > 0) {
     scaled_lambda0.resize(lambda0.size());

@@ -8,6 +8,8 @@
 #include <exception>
 #include <limits>
 
+#include "core/linalg/huge_pages.hpp"
+
 
 namespace qpm {
 
@@ -26,6 +28,17 @@ std::string Format(const char* fmt, long a, double b = 0.0, double c = 0.0) {
 // Builds the compressed pattern of `rows` x `cols` entries (row[k], col[k])
 // and, for each triplet k, the index of its value in the compressed storage,
 // so that repeated triplets land on (and are summed into) the same slot.
+// v->assign(size, value) on memory advised for huge pages (core/linalg/huge_pages.hpp).
+template <class T>
+void AssignLarge(std::vector<T>* v, size_t size, T value) {
+  if (v->capacity() < size) {
+    std::vector<T>().swap(*v);
+    v->reserve(size);
+    AdviseHugePages(v->data(), sizeof(T) * size);
+  }
+  v->assign(size, value);
+}
+
 // Sorts the columns of each row of a counting-sorted pattern, merges
 // repeats, and moves slot[k] along.
 void SortAndMerge(int rows, std::vector<int>* outer, std::vector<int>* inner,
@@ -60,10 +73,10 @@ void SortAndMerge(int rows, std::vector<int>* outer, std::vector<int>* inner,
 void BuildPattern(int rows, const std::vector<Index>& row, const std::vector<Index>& col,
                   std::vector<int>* outer, std::vector<int>* inner, std::vector<int>* slot) {
   const size_t nnz = slot->size();
-  outer->assign(rows + 1, 0);
+  AssignLarge(outer, rows + 1, 0);
   for (size_t k = 0; k < nnz; ++k) ++(*outer)[row[k] + 1];
   for (int r = 0; r < rows; ++r) (*outer)[r + 1] += (*outer)[r];
-  inner->resize(nnz);
+  AssignLarge(inner, nnz, 0);
   {
     std::vector<int> next(outer->begin(), outer->end() - 1);
     for (size_t k = 0; k < nnz; ++k) {
@@ -122,8 +135,8 @@ constexpr Index kUnset = std::numeric_limits<Index>::min();
 size_t GuardSize(int nnz) { return static_cast<size_t>(std::max(16, nnz)); }
 
 void PrepareStructure(int nnz, std::vector<Index>* row, std::vector<Index>* col) {
-  row->assign(nnz + GuardSize(nnz), kUnset);
-  col->assign(nnz + GuardSize(nnz), kUnset);
+  AssignLarge(row, nnz + GuardSize(nnz), kUnset);
+  AssignLarge(col, nnz + GuardSize(nnz), kUnset);
 }
 
 bool CheckStructureCount(const char* call, const char* count_name, int nnz,
@@ -185,7 +198,7 @@ std::unique_ptr<TnlpProblem> TnlpProblem::Create(const Ipopt::SmartPtr<Ipopt::TN
 // The bound multipliers are read (the contract asks the model for them) but
 // not used: qpm's bound multipliers come from the projected gradient.
 bool TnlpProblem::ReadStartingPoint(std::string* error) {
-  x0_.setZero(n_);
+  SetZeroLarge(&x0_, n_);
   const bool warm = options_.warm_start;
   Vector z_l = Vector::Zero(warm ? n_ : 0), z_u = Vector::Zero(warm ? n_ : 0);
   lambda0_.setZero(warm ? m_ : 0);
@@ -214,7 +227,7 @@ bool TnlpProblem::ReadSizesAndBounds(std::string* error) {
     return false;
   }
   n_ = n, m_ = m, nnz_jac_ = nnz_jac, nnz_h_ = nnz_h;
-  x_l_.resize(n), x_u_.resize(n), g_l_.resize(m), g_u_.resize(m);
+  SetZeroLarge(&x_l_, n), SetZeroLarge(&x_u_, n), g_l_.resize(m), g_u_.resize(m);
   if (!tnlp_->get_bounds_info(n, x_l_.data(), x_u_.data(), m, g_l_.data(), g_u_.data())) {
     *error = "get_bounds_info returned false";
     return false;
@@ -268,7 +281,7 @@ bool TnlpProblem::ReadJacobianStructure(std::string* error) {
   if (!CheckStructureCount("eval_jac_g", "nnz_jac_g", nnz_jac_, &row, &col, error)) return false;
   const Index offset = index_style_ == Ipopt::TNLP::FORTRAN_STYLE ? 1 : 0;
   if (!CheckIndices("eval_jac_g", offset, m_, n_, &row, &col, error)) return false;
-  jac_slot_.resize(nnz_jac_);
+  AssignLarge(&jac_slot_, nnz_jac_, 0);
   jac_pattern_.rows = m_, jac_pattern_.cols = n_;
   BuildPattern(m_, row, col, &jac_pattern_.outer, &jac_pattern_.inner, &jac_slot_);
   if (IsIdentity(jac_slot_)) {
@@ -294,7 +307,7 @@ bool TnlpProblem::ReadHessianStructure(std::string* error) {
   for (int k = 0; k < nnz_h_; ++k) {
     if (row[k] < col[k]) std::swap(row[k], col[k]);
   }
-  hess_slot_.resize(nnz_h_);
+  AssignLarge(&hess_slot_, nnz_h_, 0);
   hess_pattern_.rows = hess_pattern_.cols = n_;
   BuildPattern(n_, row, col, &hess_pattern_.outer, &hess_pattern_.inner, &hess_slot_);
   if (IsIdentity(hess_slot_)) {
@@ -326,6 +339,7 @@ bool TnlpProblem::Guard(const char* name, Callback&& callback) {
 
 bool TnlpProblem::NewX(const ConstVectorRef& x) {
   if (have_last_x_ && x == last_x_) return false;
+  if (last_x_.size() != x.size()) SetZeroLarge(&last_x_, x.size());
   last_x_ = x;
   have_last_x_ = true;
   return true;
@@ -365,6 +379,8 @@ bool TnlpProblem::EvalGradient(const ConstVectorRef& x, VectorRef grad_f) {
 void TnlpProblem::Pattern::To(SparseMatrix* matrix) const {
   matrix->resize(rows, cols);
   matrix->resizeNonZeros(static_cast<Eigen::Index>(inner.size()));
+  AdviseHugePages(matrix->valuePtr(), sizeof(double) * inner.size());
+  AdviseHugePages(matrix->innerIndexPtr(), sizeof(int) * inner.size());
   std::copy(outer.begin(), outer.end(), matrix->outerIndexPtr());
   std::copy(inner.begin(), inner.end(), matrix->innerIndexPtr());
   std::fill_n(matrix->valuePtr(), inner.size(), 0.0);

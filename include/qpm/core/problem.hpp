@@ -36,6 +36,10 @@ class Problem {
   // Bounds (sizes n, n, m, m). The default: free variables and equality rows
   // g(x) = 0.
   virtual void GetBounds(VectorRef x_l, VectorRef x_u, VectorRef g_l, VectorRef g_u) const;
+  // False when every variable is free (both bounds infinite), so that the
+  // solver's set-up need not read n-vectors of infinite bounds. The default
+  // reads GetBounds; override it when the answer is known.
+  virtual bool AnyVariableBound() const;
 
   // Sets `jacobian` to the m x n pattern of J (values arbitrary). Called once.
   virtual void InitJacobian(SparseMatrix* jacobian) const = 0;

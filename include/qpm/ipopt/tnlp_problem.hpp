@@ -56,6 +56,7 @@ class TnlpProblem : public Problem {
   int num_variables() const override { return n_; }
   int num_constraints() const override { return m_; }
   void GetBounds(VectorRef x_l, VectorRef x_u, VectorRef g_l, VectorRef g_u) const override;
+  bool AnyVariableBound() const override { return !x_free_; }
   void InitJacobian(SparseMatrix* jacobian) const override { jac_pattern_.To(jacobian); }
   bool EvalObjective(const ConstVectorRef& x, double* f) override;
   bool EvalConstraints(const ConstVectorRef& x, VectorRef g) override;

@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 
 #include "core/inner/cholesky_preconditioner.hpp"
+#include "core/linalg/huge_pages.hpp"
 
 namespace qpm {
 
@@ -36,7 +37,9 @@ void PositiveDiagonal(const PenaltyFunction& q, Vector* d) {
 
 class JacobiPreconditioner : public Preconditioner {
  public:
-  explicit JacobiPreconditioner(PenaltyFunction* q) : q_(q), diag_(q->n()) {}
+  explicit JacobiPreconditioner(PenaltyFunction* q) : q_(q), diag_(q->n()) {
+    AdviseHugePages(diag_.data(), sizeof(double) * diag_.size());
+  }
   PreconditionerKind kind() const override { return PreconditionerKind::kJacobi; }
 
   bool Update(const Iterate& it) override {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/linalg/huge_pages.hpp"
+
 namespace qpm {
 
 double BoundaryStep(const Vector& p, const Vector& d, double radius) {
@@ -11,7 +13,9 @@ double BoundaryStep(const Vector& p, const Vector& d, double radius) {
   return (-pd + std::sqrt(disc)) / dd;
 }
 
-TruncatedCg::TruncatedCg(int n) : r_(n), z_(n), d_(n), hd_(n) {}
+TruncatedCg::TruncatedCg(int n) : r_(n), z_(n), d_(n), hd_(n) {
+  for (const Vector* v : {&r_, &z_, &d_, &hd_}) AdviseHugePages(v->data(), sizeof(double) * n);
+}
 
 CgResult TruncatedCg::Solve(const HessianOperator& hessian, const Vector& g, double radius,
                             double tol, int max_iter, Vector* p,

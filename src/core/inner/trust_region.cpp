@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/linalg/huge_pages.hpp"
+
 namespace qpm {
 
 TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
@@ -18,6 +20,7 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
                                                              : options.stall_window;
   q_->Allocate(&trial_);
   step_.resize(q_->n());
+  AdviseHugePages(step_.data(), sizeof(double) * step_.size());
   if (q_->has_bounds()) {
     step_lower_.resize(q_->n());
     step_upper_.resize(q_->n());
