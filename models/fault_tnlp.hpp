@@ -10,6 +10,8 @@
 
 #include <IpTNLP.hpp>
 
+#include "forwarding_tnlp.hpp"
+
 namespace qpm_test {
 
 enum class FaultCallback { kF, kG, kGradF, kJacG, kH };
@@ -32,45 +34,28 @@ struct Fault {
   int entry = 0;        // which output entry (modulo the output's size)
 };
 
-class FaultTnlp : public Ipopt::TNLP {
+class FaultTnlp : public ForwardingTnlp {
  public:
-  using Index = Ipopt::Index;
-  using Number = Ipopt::Number;
+  FaultTnlp(Ipopt::SmartPtr<Ipopt::TNLP> model, Fault fault) : ForwardingTnlp(model), fault_(fault) {}
 
-  FaultTnlp(Ipopt::SmartPtr<Ipopt::TNLP> model, Fault fault) : model_(model), fault_(fault) {}
-
-  bool get_nlp_info(Index& n, Index& m, Index& nnz_jac, Index& nnz_h,
-                    IndexStyleEnum& style) override {
-    const bool ok = model_->get_nlp_info(n, m, nnz_jac, nnz_h, style);
-    n_ = n, m_ = m, nnz_jac_ = nnz_jac, nnz_h_ = nnz_h;
-    return ok;
-  }
-  bool get_bounds_info(Index n, Number* x_l, Number* x_u, Index m, Number* g_l,
-                       Number* g_u) override {
-    return model_->get_bounds_info(n, x_l, x_u, m, g_l, g_u);
-  }
-  bool get_starting_point(Index n, bool init_x, Number* x, bool init_z, Number* z_L, Number* z_U,
-                          Index m, bool init_lambda, Number* lambda) override {
-    return model_->get_starting_point(n, init_x, x, init_z, z_L, z_U, m, init_lambda, lambda);
-  }
   bool eval_f(Index n, const Number* x, bool new_x, Number& f) override {
-    return model_->eval_f(n, x, new_x, f) && Inject(FaultCallback::kF, &f, 1);
+    return ForwardingTnlp::eval_f(n, x, new_x, f) && Inject(FaultCallback::kF, &f, 1);
   }
   bool eval_grad_f(Index n, const Number* x, bool new_x, Number* grad) override {
-    return model_->eval_grad_f(n, x, new_x, grad) && Inject(FaultCallback::kGradF, grad, n);
+    return ForwardingTnlp::eval_grad_f(n, x, new_x, grad) && Inject(FaultCallback::kGradF, grad, n);
   }
   bool eval_g(Index n, const Number* x, bool new_x, Index m, Number* g) override {
-    return model_->eval_g(n, x, new_x, m, g) && Inject(FaultCallback::kG, g, m);
+    return ForwardingTnlp::eval_g(n, x, new_x, m, g) && Inject(FaultCallback::kG, g, m);
   }
   bool eval_jac_g(Index n, const Number* x, bool new_x, Index m, Index nele, Index* row,
                   Index* col, Number* values) override {
-    const bool ok = model_->eval_jac_g(n, x, new_x, m, nele, row, col, values);
+    const bool ok = ForwardingTnlp::eval_jac_g(n, x, new_x, m, nele, row, col, values);
     return values ? ok && Inject(FaultCallback::kJacG, values, nele) : ok;
   }
   bool eval_h(Index n, const Number* x, bool new_x, Number sigma, Index m, const Number* lambda,
               bool new_lambda, Index nele, Index* row, Index* col, Number* values) override {
     const bool ok =
-        model_->eval_h(n, x, new_x, sigma, m, lambda, new_lambda, nele, row, col, values);
+        ForwardingTnlp::eval_h(n, x, new_x, sigma, m, lambda, new_lambda, nele, row, col, values);
     return values ? ok && Inject(FaultCallback::kH, values, nele) : ok;
   }
   void finalize_solution(Ipopt::SolverReturn status, Index n, const Number* x, const Number* z_L,
@@ -78,7 +63,7 @@ class FaultTnlp : public Ipopt::TNLP {
                          Number obj, const Ipopt::IpoptData* data,
                          Ipopt::IpoptCalculatedQuantities* cq) override {
     injected_by_solver_ = injected_;
-    model_->finalize_solution(status, n, x, z_L, z_U, m, g, lambda, obj, data, cq);
+    ForwardingTnlp::finalize_solution(status, n, x, z_L, z_U, m, g, lambda, obj, data, cq);
   }
 
   long calls(FaultCallback c) const { return calls_[static_cast<int>(c)]; }
@@ -102,9 +87,7 @@ class FaultTnlp : public Ipopt::TNLP {
     return true;
   }
 
-  Ipopt::SmartPtr<Ipopt::TNLP> model_;
   Fault fault_;
-  Index n_ = 0, m_ = 0, nnz_jac_ = 0, nnz_h_ = 0;
   long calls_[5] = {0, 0, 0, 0, 0};
   long injected_ = 0;
   long injected_by_solver_ = 0;

@@ -62,35 +62,43 @@ std::array<long, 5> CleanCalls(const Model& model) {
 // inequality rows), both solved by the defaults.
 const char* kModels[] = {"hs071", "hs076"};
 
-}  // namespace
-
-BOOST_AUTO_TEST_CASE(AFaultOnceAwayFromTheStartIsRecoveredFrom) {
+// Calls visit(model, callback, call, made) for each model of kModels, each
+// callback made at least 3 times in a clean solve, and an early, a middle
+// and a late one of its `made` calls.
+template <class Visit>
+void ForEachFaultCall(Visit visit) {
   for (const char* name : kModels) {
     const Model model = LibraryModel(name);
     const std::array<long, 5> calls = CleanCalls(model);
     for (FaultCallback callback : kCallbacks) {
       const long made = calls[static_cast<int>(callback)];
       if (made < 3) continue;
-      for (long call : {long{3}, made / 2, made - 1}) {  // early, middle and late
-        for (FaultKind kind : {FaultKind::kNaN, FaultKind::kInf, FaultKind::kFalse}) {
-          Fault fault;
-          fault.callback = callback, fault.kind = kind, fault.first_call = fault.last_call = call;
-          fault.entry = static_cast<int>(call);
-          const Result r = Solve(model, fault);
-          BOOST_TEST_CONTEXT(name << ": " << FaultKindName(kind) << " from "
-                                  << FaultCallbackName(callback) << " at call " << call << " of "
-                                  << made) {
-            BOOST_TEST(r.fired);
-            // Second derivatives failing where a subproblem starts (W is needed
-            // at its first point, which is not a trial) end the solve cleanly.
-            if (callback == FaultCallback::kH && r.status == Ipopt::Invalid_Number_Detected) continue;
-            BOOST_TEST(r.status == Ipopt::Solve_Succeeded);
-            BOOST_TEST(std::abs(r.run.f - model.f_star) <= 1e-6 * (1 + std::abs(model.f_star)));
-          }
-        }
-      }
+      for (long call : {long{3}, made / 2, made - 1}) visit(model, callback, call, made);
     }
   }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(AFaultOnceAwayFromTheStartIsRecoveredFrom) {
+  ForEachFaultCall([](const Model& model, FaultCallback callback, long call, long made) {
+    for (FaultKind kind : {FaultKind::kNaN, FaultKind::kInf, FaultKind::kFalse}) {
+      Fault fault;
+      fault.callback = callback, fault.kind = kind, fault.first_call = fault.last_call = call;
+      fault.entry = static_cast<int>(call);
+      const Result r = Solve(model, fault);
+      BOOST_TEST_CONTEXT(model.name << ": " << FaultKindName(kind) << " from "
+                                    << FaultCallbackName(callback) << " at call " << call
+                                    << " of " << made) {
+        BOOST_TEST(r.fired);
+        // Second derivatives failing where a subproblem starts (W is needed
+        // at its first point, which is not a trial) end the solve cleanly.
+        if (callback == FaultCallback::kH && r.status == Ipopt::Invalid_Number_Detected) continue;
+        BOOST_TEST(r.status == Ipopt::Solve_Succeeded);
+        BOOST_TEST(std::abs(r.run.f - model.f_star) <= 1e-6 * (1 + std::abs(model.f_star)));
+      }
+    }
+  });
 }
 
 BOOST_AUTO_TEST_CASE(AFaultAtTheStartPointEndsInvalidNumberDetected) {
@@ -107,26 +115,18 @@ BOOST_AUTO_TEST_CASE(AFaultAtTheStartPointEndsInvalidNumberDetected) {
 }
 
 BOOST_AUTO_TEST_CASE(APersistingFaultEndsInvalidNumberDetectedAtTheLastGoodPoint) {
-  for (const char* name : kModels) {
-    const Model model = LibraryModel(name);
-    const std::array<long, 5> calls = CleanCalls(model);
-    for (FaultCallback callback : kCallbacks) {
-      const long made = calls[static_cast<int>(callback)];
-      if (made < 3) continue;
-      for (long call : {long{3}, made / 2, made - 1}) {
-        Fault fault;
-        fault.callback = callback, fault.kind = FaultKind::kNaN, fault.first_call = call;
-        fault.last_call = 1L << 40;
-        const Result r = Solve(model, fault);
-        BOOST_TEST_CONTEXT(name << ": NaN from " << FaultCallbackName(callback) << " from call "
-                                << call << " of " << made << " on") {
-          BOOST_TEST(r.status == Ipopt::Invalid_Number_Detected);
-          BOOST_REQUIRE(r.run.finalized);
-          BOOST_TEST(r.run.x.allFinite());  // a point that evaluated, not the failed trial
-          BOOST_TEST(std::isfinite(r.run.f));
-          BOOST_TEST(r.run.lambda.allFinite());
-        }
-      }
+  ForEachFaultCall([](const Model& model, FaultCallback callback, long call, long made) {
+    Fault fault;
+    fault.callback = callback, fault.kind = FaultKind::kNaN, fault.first_call = call;
+    fault.last_call = 1L << 40;
+    const Result r = Solve(model, fault);
+    BOOST_TEST_CONTEXT(model.name << ": NaN from " << FaultCallbackName(callback)
+                                  << " from call " << call << " of " << made << " on") {
+      BOOST_TEST(r.status == Ipopt::Invalid_Number_Detected);
+      BOOST_REQUIRE(r.run.finalized);
+      BOOST_TEST(r.run.x.allFinite());  // a point that evaluated, not the failed trial
+      BOOST_TEST(std::isfinite(r.run.f));
+      BOOST_TEST(r.run.lambda.allFinite());
     }
-  }
+  });
 }
