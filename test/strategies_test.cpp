@@ -156,7 +156,8 @@ BOOST_AUTO_TEST_CASE(MultipliersAreZeroInThePapersModeAndSeededInTheDefault) {
   qpm::Strategies s = qpm::MakeStrategies(PaperMode(), nullptr, paper.q);
   s.multipliers->Seed(Vector(), &paper.q, &paper.x);
   BOOST_TEST(!paper.q.has_multipliers());
-  Point standard(Vector::Constant(2, -0.5));
+  // Near the minimizer of L_A for lambda = 0.25, beta = 1 (x = -1.055 (1, 1)).
+  Point standard(Vector::Constant(2, -1.055));
   qpm::Strategies d = qpm::MakeStrategies(qpm::Options(), nullptr, standard.q);
   d.multipliers->Seed(Vector::Constant(1, 0.25), &standard.q, &standard.x);
   BOOST_TEST(standard.q.multipliers()[0] == 0.25);
@@ -164,4 +165,16 @@ BOOST_AUTO_TEST_CASE(MultipliersAreZeroInThePapersModeAndSeededInTheDefault) {
   BOOST_TEST(standard.q.multipliers()[0] == 0.25 + standard.x.c[0]);
   d.multipliers->Reset(&standard.q);
   BOOST_TEST(standard.q.multipliers()[0] == 0.0);
+}
+
+// x = -0.5 (1, 1): lambda = 1 makes grad f + J' lambda = 0 there, and
+// lambda + beta c (c = -1.5) would leave 1.5 of it.
+BOOST_AUTO_TEST_CASE(TheMultiplierStepIsSkippedWhereItExplainsGradFWorse) {
+  Point far(Vector::Constant(2, -0.5));
+  qpm::Strategies d = qpm::MakeStrategies(qpm::Options(), nullptr, far.q);
+  d.multipliers->Seed(Vector::Constant(1, 1.0), &far.q, &far.x);
+  BOOST_REQUIRE(far.q.DualInfeasibilityAtMultipliers(far.x) < 1e-15);
+  BOOST_REQUIRE(far.q.Dual(far.x).dual_inf > 1.0);
+  d.multipliers->Update(far.x, &far.q);
+  BOOST_TEST(far.q.multipliers()[0] == 1.0);
 }

@@ -155,8 +155,7 @@ void PenaltyFunction::FormGradient(Iterate* it) const {
   double sum = 0.0, largest = 0.0;  // ||P_T(-grad Q)||^2 and its max-norm, tangent cone
   for (int i = 0; i < n(); ++i) {
     const double g = it->grad_q[i];
-    const bool blocked = (g > 0.0 && it->x[i] <= lower_[i]) || (g < 0.0 && it->x[i] >= upper_[i]);
-    if (!blocked) sum += g * g, largest = std::max(largest, std::abs(g));
+    if (!Blocked(it->x, i, g)) sum += g * g, largest = std::max(largest, std::abs(g));
   }
   it->grad_q_norm = max_norm_ ? largest : std::sqrt(sum);
 }
@@ -166,9 +165,7 @@ PenaltyFunction::DualMeasures PenaltyFunction::Dual(const Iterate& it,
   DualMeasures d;
   for (int i = 0; i < n(); ++i) {
     const double g = it.grad_q[i];
-    const bool blocked = has_bounds_ && ((g > 0.0 && it.x[i] <= lower_[i]) ||
-                                         (g < 0.0 && it.x[i] >= upper_[i]));
-    if (blocked) {
+    if (Blocked(it.x, i, g)) {
       d.bound_multipliers_l1 += std::abs(g);
     } else {
       d.dual_inf = std::max(d.dual_inf, std::abs(g));
@@ -181,6 +178,17 @@ PenaltyFunction::DualMeasures PenaltyFunction::Dual(const Iterate& it,
   return d;
 }
 
+double PenaltyFunction::DualInfeasibilityAtMultipliers(const Iterate& it) const {
+  scratch_.head(n_).noalias() = it.jacobian.transpose() * it.c;
+  for (int i = 0; i < num_slacks(); ++i) scratch_[n_ + i] = -it.c[slack_row_[i]];
+  double dual_inf = 0.0;
+  for (int i = 0; i < n(); ++i) {
+    const double g = it.grad_q[i] - beta_ * scratch_[i];
+    if (!Blocked(it.x, i, g)) dual_inf = std::max(dual_inf, std::abs(g));
+  }
+  return dual_inf;
+}
+
 double PenaltyFunction::ViolationStationarity(const Iterate& it) {
   const double c_norm = it.c_norm();
   if (m_ == 0 || !(c_norm > 0.0)) return 0.0;
@@ -189,9 +197,7 @@ double PenaltyFunction::ViolationStationarity(const Iterate& it) {
   double sum = 0.0;
   for (int i = 0; i < n(); ++i) {
     const double g = scratch_[i];
-    const bool blocked =
-        has_bounds_ && ((g > 0.0 && it.x[i] <= lower_[i]) || (g < 0.0 && it.x[i] >= upper_[i]));
-    if (!blocked) sum += g * g;
+    if (!Blocked(it.x, i, g)) sum += g * g;
   }
   return std::sqrt(sum) / c_norm;
 }

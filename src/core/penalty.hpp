@@ -147,6 +147,11 @@ class PenaltyFunction {
     Vector slacks;
   };
   DualMeasures Dual(const Iterate& it, const DualWeights* weights = nullptr) const;
+  // The same dual infeasibility (max-norm over the entries not blocked by a
+  // bound) of the Lagrangian at the multipliers alone, grad f + J_z^T lambda
+  // = grad Q - beta J_z^T c: what lambda explains of grad f at z without the
+  // penalty term. Uses scratch().
+  double DualInfeasibilityAtMultipliers(const Iterate& it) const;
 
   // z <- P(z), the projection on the box; returns how many entries moved.
   int Project(VectorRef z) const;
@@ -172,6 +177,10 @@ class PenaltyFunction {
 
  private:
   void FormResidual(Iterate* it) const;
+  // Entry i of z sits on a bound and g points out of the box there.
+  bool Blocked(const Vector& z, int i, double g) const {
+    return has_bounds_ && ((g > 0.0 && z[i] <= lower_[i]) || (g < 0.0 && z[i] >= upper_[i]));
+  }
   void SymmetricProduct(const ConstVectorRef& v, VectorRef out) const;
 
   Problem* problem_;

@@ -325,16 +325,17 @@ double OuterLoop::ViolationBeforeSubproblem() const {
   return k >= 2 ? summary_.outer[k - 2].c_norm : std::sqrt(x0_.c_squared);
 }
 
-// A stall (no progress in double precision) short of the acceptable level,
-// above the feasibility tolerance, after lowering ||c|| by more than
-// infeasibility_decrease: beta grows as after a converged subproblem
-// (docs/algorithm.md, "Stalls at the rounding floor").
+// A stall (no progress in double precision) above the feasibility
+// tolerance, after lowering ||c|| by more than infeasibility_decrease, or
+// at the acceptable level by at least half (then the default mode's beta
+// does not grow, nor the rounding floor with it): beta grows as after a
+// converged subproblem (docs/algorithm.md, "Stalls at the rounding floor").
 bool OuterLoop::MayContinueAfterStall(InnerStatus status) const {
-  if (status != InnerStatus::kStalled || Acceptable()) return false;
+  if (status != InnerStatus::kStalled) return false;
   if (current_.c_norm() <= method_.convergence->stall_feasibility_tol()) return false;
-  if (!(current_.c_norm() < (1.0 - options_.infeasibility_decrease) * ViolationBeforeSubproblem())) {
-    return false;
-  }
+  const double kept = Acceptable() ? options_.multipliers.feasibility_decrease
+                                   : 1.0 - options_.infeasibility_decrease;
+  if (!(current_.c_norm() < kept * ViolationBeforeSubproblem())) return false;
   return stalled_subproblems_ < options_.max_stalled_subproblems;
 }
 

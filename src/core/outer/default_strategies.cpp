@@ -157,8 +157,11 @@ class FirstOrderMultipliers : public MultiplierUpdate {
     q->SetMultipliers(lambda);
     q->Refresh(x0);
   }
+  // lambda + beta c only where it explains grad f at x at least as well as
+  // lambda does (docs/algorithm.md, "The default mode").
   void Update(const Iterate& x, PenaltyFunction* q) override {
     wait_ = skip_ = 0;
+    if (q->Dual(x).dual_inf > q->DualInfeasibilityAtMultipliers(x)) return;
     Vector lambda = q->multipliers();
     UpdateMultipliers(q->beta(), x.c, o_.multipliers.max_multiplier, &lambda);
     q->SetMultipliers(lambda);
