@@ -71,7 +71,12 @@ BOOST_AUTO_TEST_CASE(NewXIsFalseOnlyForTheSamePoint) {
   x[0] += 1e-300;  // a different point, however close
   x[0] += 0.5;
   problem->EvalObjective(x, &f);
-  const std::vector<bool> expected = {true, false, false, true};
+  const Vector copy = x;  // the same point elsewhere: new_x may say true (safe)...
+  problem->EvalObjective(copy, &f);
+  problem->EvalConstraints(copy, c);  // ... and then false at that buffer
+  x[1] = -x[1];  // the last entry changed in place
+  problem->EvalObjective(x, &f);
+  const std::vector<bool> expected = {true, false, false, true, true, false, true};
   BOOST_TEST(tnlp->new_x_flags == expected, boost::test_tools::per_element());
 }
 

@@ -81,11 +81,19 @@ TerminationType FromInner(InnerStatus status) {
 // show it).
 struct SavedPoint {
   Vector z, g, c;
+  const Vector* same_z = nullptr;  // a vector equal to z, kept instead of z
   double f = 0.0;
   double c_squared = std::numeric_limits<double>::infinity();
 
-  void Save(const Iterate& it) {
-    CopyLarge(it.x, &z);
+  // `equal_z`, when given, equals it.x and outlives this point: it is kept
+  // by reference instead of a copy of z.
+  void Save(const Iterate& it, const Vector* equal_z = nullptr) {
+    same_z = equal_z;
+    if (same_z) {
+      z.resize(0);
+    } else {
+      CopyLarge(it.x, &z);
+    }
     g = it.g, c = it.c;
     f = it.f, c_squared = it.c_squared;
   }
@@ -98,7 +106,8 @@ struct SavedPoint {
   // model whose derivatives fail where they once did not (`it` is then
   // unusable: OuterLoop::Restore evaluates into a spare).
   bool Restore(PenaltyFunction* q, Iterate* it) const {
-    it->x = z, it->g = g, it->c = c;
+    it->x = same_z ? *same_z : z;
+    it->g = g, it->c = c;
     it->f = f, it->c_squared = c_squared;
     q->UpdateResidual(it);
     return q->EvaluateDerivatives(it);
@@ -417,7 +426,10 @@ bool OuterLoop::Start(const Vector& x0) {
   q_.set_beta(method_.penalty->Start(q_, current_));
   if (!q_.EvaluateDerivatives(&current_)) return false;
   method_.multipliers->Seed(lambda0_, &q_, &current_);
-  x0_.Save(current_);
+  // z_0 is the caller's x0 (alive for the solve) when nothing was projected
+  // and there are no slacks: one n-vector less (docs/algorithm.md, "Memory budget").
+  const bool z0_is_x0 = summary_.start_projected == 0 && q_.num_slacks() == 0;
+  x0_.Save(current_, z0_is_x0 ? &x0 : nullptr);
   inner_ = MakeInnerSolver(options_, &q_);
   return true;
 }

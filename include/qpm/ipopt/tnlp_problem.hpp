@@ -10,6 +10,7 @@
 #ifndef QPM_IPOPT_TNLP_PROBLEM_HPP_
 #define QPM_IPOPT_TNLP_PROBLEM_HPP_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -123,8 +124,11 @@ class TnlpProblem : public Problem {
   std::vector<int> hess_slot_;
   std::vector<double> hess_values_;
   Vector lambda_buffer_;
-  Vector last_x_;
-  bool have_last_x_ = false;
+  // The last x the model saw, as where it lay and a hash of its bits
+  // (NewX): no copy of x.
+  const double* last_x_data_ = nullptr;
+  Eigen::Index last_x_size_ = 0;
+  std::uint64_t last_x_hash_ = 0;
   CallbackCounts counts_;
   CallbackFailure failure_;
 };

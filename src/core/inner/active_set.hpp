@@ -60,6 +60,8 @@ class ActiveSetStep {
   // residual ||(g + H p)_F|| <= tol and after max_cg_iter iterations in all.
   // release_streak: the accepted steps in a row just before this one whose
   // Cauchy point freed bounds (step 1b's trigger; the caller counts them).
+  // Sizes CG's M^{-1} r vector for `preconditioner` (TruncatedCg::Reserve).
+  void Reserve(const CgPreconditioner* preconditioner) { cg_.Reserve(preconditioner); }
   ActiveSetResult Solve(const HessianOperator& hessian, const Vector& g, const Vector& lower,
                         const Vector& upper, double radius, double tol, int max_cg_iter,
                         Vector* p, CgPreconditioner* preconditioner = nullptr,

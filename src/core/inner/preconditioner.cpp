@@ -56,6 +56,13 @@ class JacobiPreconditioner : public Preconditioner {
   void Apply(const Vector& r, const Vector* /*free*/, Vector* z) override {
     *z = r.cwiseQuotient(diag_);
   }
+  // z = r ./ diag(H) formed entry by entry inside the update, never stored.
+  double Direction(const Vector& r, const Vector* free, bool first, double rz_previous, Vector*,
+                   Vector* d) override {
+    if (!free) return NextDirection(r, r.cwiseQuotient(diag_), first, rz_previous, d);
+    return NextDirection(r, r.cwiseQuotient(diag_).cwiseProduct(*free), first, rz_previous, d);
+  }
+  bool needs_work() const override { return false; }
 
  private:
   PenaltyFunction* q_;

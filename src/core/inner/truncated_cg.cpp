@@ -13,8 +13,36 @@ double BoundaryStep(const Vector& p, const Vector& d, double radius) {
   return (-pd + std::sqrt(disc)) / dd;
 }
 
-TruncatedCg::TruncatedCg(int n) : r_(n), z_(n), d_(n), hd_(n) {
-  for (const Vector* v : {&r_, &z_, &d_, &hd_}) AdviseHugePages(v->data(), sizeof(double) * n);
+namespace {
+
+// M = I: z = r (CG without a preconditioner, the paper's).
+class Identity : public CgPreconditioner {
+ public:
+  void Apply(const Vector& r, const Vector*, Vector* z) override { *z = r; }
+  double Direction(const Vector& r, const Vector*, bool first, double rz_previous, Vector*,
+                   Vector* d) override {
+    return NextDirection(r, r, first, rz_previous, d);
+  }
+  bool needs_work() const override { return false; }
+};
+
+}  // namespace
+
+double CgPreconditioner::Direction(const Vector& r, const Vector* free, bool first,
+                                   double rz_previous, Vector* work, Vector* d) {
+  Apply(r, free, work);
+  if (free) work->array() *= free->array();
+  return NextDirection(r, *work, first, rz_previous, d);
+}
+
+TruncatedCg::TruncatedCg(int n) : r_(n), d_(n), hd_(n) {
+  for (const Vector* v : {&r_, &d_, &hd_}) AdviseHugePages(v->data(), sizeof(double) * n);
+}
+
+void TruncatedCg::Reserve(const CgPreconditioner* preconditioner) {
+  if (!preconditioner || !preconditioner->needs_work() || z_.size() == r_.size()) return;
+  z_.resize(r_.size());
+  AdviseHugePages(z_.data(), sizeof(double) * z_.size());
 }
 
 CgResult TruncatedCg::Solve(const HessianOperator& hessian, const Vector& g, double radius,
@@ -52,16 +80,11 @@ CgResult TruncatedCg::Iterate(const HessianOperator& hessian, double radius, dou
                               int max_iter, const Vector* free,
                               CgPreconditioner* preconditioner, Vector* p) {
   CgResult result;
-  // z = M^{-1} r (M = I without a preconditioner), masked to the face.
-  auto precondition = [&]() {
-    if (!preconditioner) return;
-    preconditioner->Apply(r_, free, &z_);
-    if (free) z_.array() *= free->array();
-  };
-  precondition();
-  const Vector& z = preconditioner ? z_ : r_;
-  d_ = -z;  // zero off the face, as every later d
-  double rz = r_.dot(z);
+  static Identity identity;  // stateless
+  CgPreconditioner& m = preconditioner ? *preconditioner : identity;
+  Reserve(preconditioner);  // no-op once sized (the trust region reserves at set-up)
+  // d = -M^{-1} r, zero off the face, as every later d.
+  double rz = m.Direction(r_, free, true, 0.0, &z_, &d_);
   // Moves p by tau d (to the ball) and stops with `exit`.
   auto stop_at = [&](double tau, CgExit exit) {
     *p += tau * d_;
@@ -87,10 +110,7 @@ CgResult TruncatedCg::Iterate(const HessianOperator& hessian, double radius, dou
       ++result.iterations;
       return result;
     }
-    precondition();
-    const double rz_next = r_.dot(z);
-    d_ = -z + (rz_next / rz) * d_;
-    rz = rz_next;
+    rz = m.Direction(r_, free, false, rz, &z_, &d_);
   }
   result.exit = CgExit::kIterationLimit;
   return result;

@@ -44,11 +44,35 @@ class CgPreconditioner {
   // z = M^{-1} r. On a face (free: 1 on the face's entries, 0 off them; null
   // for the whole space) M may be the face's own reduced matrix; CG masks z.
   virtual void Apply(const Vector& r, const Vector* free, Vector* z) = 0;
+  // CG's next direction: d <- -z + (r.z / rz_previous) d, or d <- -z for the
+  // first one (first = true), with z = M^{-1} r masked to the face; returns
+  // r.z. `work` holds z. A preconditioner that forms z entry by entry
+  // overrides it without `work` and says so in needs_work(): CG then keeps
+  // one n-vector less (docs/algorithm.md, "Memory budget").
+  virtual double Direction(const Vector& r, const Vector* free, bool first, double rz_previous,
+                           Vector* work, Vector* d);
+  virtual bool needs_work() const { return true; }
+
+ protected:
+  // The update of Direction for z given as a vector or an expression.
+  template <class Z>
+  static double NextDirection(const Vector& r, const Z& z, bool first, double rz_previous,
+                              Vector* d) {
+    const double rz = r.dot(z);
+    if (first) {
+      *d = -z;
+    } else {
+      *d = -z + (rz / rz_previous) * *d;
+    }
+    return rz;
+  }
 };
 
 class TruncatedCg {
  public:
   explicit TruncatedCg(int n);  // work vectors sized once
+  // Sizes M^{-1} r's vector when `preconditioner` needs one (CgPreconditioner::needs_work).
+  void Reserve(const CgPreconditioner* preconditioner);
 
   // p is set to the step. A preconditioner M^{-1} (SPD) gives preconditioned
   // CG; the trust region stays Euclidean: CG stops at the first iterate that
@@ -70,7 +94,7 @@ class TruncatedCg {
   CgResult Iterate(const HessianOperator& hessian, double radius, double tol, int max_iter,
                    const Vector* free, CgPreconditioner* preconditioner, Vector* p);
 
-  Vector r_, z_, d_, hd_;
+  Vector r_, z_, d_, hd_;  // z_: M^{-1} r, sized by Reserve only where needed
   double first_step_ = 0.0;  // the step length along d_0 (p = first_step_ d_0 after one iteration)
 };
 

@@ -11,13 +11,15 @@ namespace qpm {
 TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
     : options_(options),
       q_(q),
-      cg_(q->n()),
+      cg_(q->has_bounds() ? 0 : q->n()),  // with a box, the active-set step's CG runs
       active_set_(q->has_bounds() ? q->n() : 0, options),
       radius_(options.initial_radius),
       max_radius_(options.max_radius),
       preconditioner_(MakePreconditioner(options, q)) {
   stall_window_ = preconditioner_ && preconditioner_->exact() ? options.newton_stall_window
                                                              : options.stall_window;
+  cg_.Reserve(preconditioner_.get());
+  active_set_.Reserve(preconditioner_.get());
   q_->Allocate(&trial_);
   step_.resize(q_->n());
   AdviseHugePages(step_.data(), sizeof(double) * step_.size());
