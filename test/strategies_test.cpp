@@ -63,6 +63,23 @@ BOOST_AUTO_TEST_CASE(IpoptTestChangesNeitherPenaltyNorPoint) {
   BOOST_TEST(s.feasibility_restarts == 1);
 }
 
+// No verdict of local infeasibility at a violation within the acceptable
+// level (Ipopt's acceptable_constr_viol_tol; the paper's mode: its 2-norm twin).
+BOOST_AUTO_TEST_CASE(NearlyFeasibleIsTheAcceptableViolationLevel) {
+  qpm::Options o;
+  o.termination.acceptable_constr_viol_tol = 1e-3;
+  Point near(Vector::Constant(2, -1.0 + 1e-4));  // ||c||_inf ~ 4e-4
+  Point far(Vector::Constant(2, -0.9));          // ||c||_inf = 0.38
+  qpm::Strategies s = qpm::MakeStrategies(o, nullptr, near.q);
+  BOOST_TEST(s.convergence->NearlyFeasible(near.q, near.x));
+  BOOST_TEST(!s.convergence->NearlyFeasible(far.q, far.x));
+  qpm::Options paper = PaperMode();
+  paper.paper.acceptable_feasibility_tol = 1e-3;
+  qpm::Strategies p = qpm::MakeStrategies(paper, nullptr, near.q);
+  BOOST_TEST(p.convergence->NearlyFeasible(near.q, near.x));
+  BOOST_TEST(!p.convergence->NearlyFeasible(far.q, far.x));
+}
+
 BOOST_AUTO_TEST_CASE(PaperPenaltyStartsAtOneAndGrowsByAlpha) {
   qpm::Options o = PaperMode();
   Point p(Vector::Constant(2, -0.5));

@@ -379,7 +379,7 @@ bool OuterLoop::StalledAtInfeasibleStationaryPoint() const {
   }
   const bool stationary = summary_.outer.back().violation_stationarity <=
                           options_.infeasibility_stationarity_tol;
-  return stationary && method_.convergence->Violated(q_, current_) && !Acceptable();
+  return stationary && !method_.convergence->NearlyFeasible(q_, current_) && !Acceptable();
 }
 
 // Ipopt's acceptable_iter, counted in outer iterations.
@@ -464,7 +464,8 @@ bool OuterLoop::Stuck(int k) const {
   if (now < (1.0 - options_.infeasibility_decrease) * before) return false;
   const bool stationary =
       summary_.outer[k].violation_stationarity <= options_.infeasibility_stationarity_tol;
-  return stationary && method_.tolerance->WindowCounts(k, w);
+  return stationary && method_.tolerance->WindowCounts(k, w) &&
+         !method_.convergence->NearlyFeasible(q_, current_);
 }
 
 void OuterLoop::KeepLeastViolation() {

@@ -33,6 +33,9 @@ class IpoptTest : public ConvergenceTest {
   bool Violated(const PenaltyFunction& q, const Iterate& x) const override {
     return Measure(q, x).constr_viol > t_.constr_viol_tol;
   }
+  bool NearlyFeasible(const PenaltyFunction& q, const Iterate& x) const override {
+    return Measure(q, x).constr_viol <= t_.acceptable_constr_viol_tol;
+  }
   double stall_feasibility_tol() const override { return t_.tol; }
   int acceptable_iter() const override { return t_.acceptable_iter; }
   bool max_norm() const override { return true; }

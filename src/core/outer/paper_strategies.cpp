@@ -22,6 +22,9 @@ class PaperTest : public ConvergenceTest {
   bool Violated(const PenaltyFunction&, const Iterate& x) const override {
     return x.c_norm() > t_.feasibility_tol;
   }
+  bool NearlyFeasible(const PenaltyFunction&, const Iterate& x) const override {
+    return x.c_norm() <= t_.acceptable_feasibility_tol;
+  }
   double stall_feasibility_tol() const override { return t_.feasibility_tol; }
   int acceptable_iter() const override { return 0; }
   bool max_norm() const override { return false; }

@@ -29,6 +29,9 @@ class ConvergenceTest {
   virtual bool Acceptable(const PenaltyFunction& q, const Iterate& x) const = 0;
   // The violation at x exceeds what the test calls feasible.
   virtual bool Violated(const PenaltyFunction& q, const Iterate& x) const = 0;
+  // The violation at x is within the acceptable level: too small for a
+  // verdict of local infeasibility (docs/algorithm.md, "Local infeasibility").
+  virtual bool NearlyFeasible(const PenaltyFunction& q, const Iterate& x) const = 0;
   // ||c||_2 at or below which a stalled subproblem ends the solve instead of
   // going on with a larger beta.
   virtual double stall_feasibility_tol() const = 0;
