@@ -319,6 +319,28 @@ BOOST_AUTO_TEST_CASE(AutoPreconditionerFactorsSparseHAndAvoidsTheFillOfADenseRow
   BOOST_TEST(qpm::MakePreconditioner(o, &band.q)->kind() == qpm::PreconditionerKind::kJacobi);
 }
 
+// auto with the factorization beyond the flops budget: jacobi, and a timed
+// cholesky step once a step's CG costs auto_trial_fraction of a
+// factorization (here at once); which one stays is timing, so only the
+// trial and the answer are asserted.
+BOOST_AUTO_TEST_CASE(AutoTriesTheFactorizationOnceJacobiCgCostsItsShare) {
+  BandQp problem(300, 4.0);
+  qpm::Options o;
+  o.tr.factor_min_flops = 0.0;
+  o.tr.factor_flops_per_product = 0.01;
+  o.tr.auto_trial_fraction = 1e-12;
+  const qpm::Summary tried = qpm::Solve(&problem, Vector::Zero(300), o);
+  BOOST_TEST(tried.termination == qpm::TerminationType::kConverged);
+  BOOST_TEST(tried.factorizations > 0);
+  BOOST_TEST(tried.c_max <= 1e-8);
+  o.tr.auto_trial_fraction = 0.0;  // never: jacobi throughout
+  const qpm::Summary never = qpm::Solve(&problem, Vector::Zero(300), o);
+  BOOST_TEST(never.termination == qpm::TerminationType::kConverged);
+  BOOST_TEST(never.factorizations == 0);
+  BOOST_TEST(never.preconditioner == "jacobi");
+  BOOST_TEST(std::abs(tried.f - never.f) <= 1e-6 * std::max(1.0, std::abs(never.f)));
+}
+
 BOOST_AUTO_TEST_CASE(DefaultSolveOfABoundedQpWithSlacksUsesTheFactorizationAndConverges) {
   for (double diag : {4.0, -1.5}) {  // convex, and nonconvex (shifted factorizations)
     BandQp problem(300, diag);

@@ -404,6 +404,10 @@ void AddTrustRegion(Table* t) {
       "product with H (and up to tr.factor_min_nonzeros in any case)."));
   t->push_back(Number(QPM_FIELD(tr.factor_min_nonzeros), AtLeast(0.0),
       "Auto preconditioner: factors of at most this many entries are affordable."));
+  t->push_back(Number(QPM_FIELD(tr.auto_trial_fraction), AtLeast(0.0),
+      "Auto preconditioner, factorization beyond the flops budget only: one step with the "
+      "Cholesky preconditioner, timed against the last jacobi step, once a step's CG "
+      "iterations cost this fraction of the predicted factorization; 0: never."));
   t->push_back(WithSymbol("Delta_0", Number(QPM_FIELD(tr.initial_radius), Above(0.0),
       "Initial trust-region radius (at most tr.max_radius).")));
   t->push_back(Number(QPM_FIELD(tr.eta_accept), Open(0.0, 1.0),

@@ -67,6 +67,10 @@ struct TrustRegionOptions {
   double factor_min_flops = 1e8;
   double factor_nonzeros_per_product = 100.0;
   double factor_min_nonzeros = 1e6;
+  // kAuto where only the flops are beyond that budget: jacobi, and one timed
+  // step with cholesky once a step's CG iterations cost this fraction of the
+  // predicted factorization (in units of w); 0: never (docs/algorithm.md).
+  double auto_trial_fraction = 0.1;
   double initial_radius = 1.0;   // Delta_0
   double max_radius = 1e3;       // Delta_max (paper assumption A9 needs a bound)
   double eta_accept = 0.1;       // accept the step when rho >= eta_accept

@@ -1,7 +1,9 @@
 #include "core/inner/preconditioner.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -164,13 +166,79 @@ std::unique_ptr<Preconditioner> MakePenalty(const TrustRegionOptions& options, P
   return std::make_unique<PenaltyPreconditioner>(q, j, dense);
 }
 
+// auto where the factorization is beyond the budget only by its flops:
+// jacobi, until a step's CG products cost at least auto_trial_fraction of
+// the predicted factorization (in units of w, as the budget); then one step
+// with the Cholesky preconditioner, timed against the last jacobi step: the
+// faster stays for the rest of the solve (docs/algorithm.md, "Choosing the
+// preconditioner").
+class AutoPreconditioner : public Preconditioner {
+ public:
+  AutoPreconditioner(PenaltyFunction* q, std::unique_ptr<CholeskyPreconditioner> cholesky,
+                     double product_work, double trial_fraction)
+      : jacobi_(q),
+        cholesky_(std::move(cholesky)),
+        trial_products_(trial_fraction * cholesky_->cost().flops / product_work) {}
+  PreconditionerKind kind() const override {
+    return phase_ == Phase::kCholesky || phase_ == Phase::kTrial ? PreconditionerKind::kCholesky
+                                                                 : PreconditionerKind::kJacobi;
+  }
+  bool exact() const override { return kind() == PreconditionerKind::kCholesky; }
+  bool Update(const Iterate& it) override {
+    const auto now = std::chrono::steady_clock::now();
+    const double step_seconds = std::chrono::duration<double>(now - last_update_).count();
+    last_update_ = now;
+    if (phase_ == Phase::kJacobi && products_ >= trial_products_) {
+      phase_ = Phase::kTrial, jacobi_seconds_ = step_seconds;
+    } else if (phase_ == Phase::kTrial) {
+      phase_ = step_seconds <= jacobi_seconds_ ? Phase::kCholesky : Phase::kJacobiOnly;
+    }
+    products_ = 0;
+    return active().Update(it);
+  }
+  void Apply(const Vector& r, const Vector* free, Vector* z) override {
+    ++products_;
+    active().Apply(r, free, z);
+    factorizations_ = cholesky_->factorizations();
+  }
+  double Direction(const Vector& r, const Vector* free, bool first, double rz_previous,
+                   Vector* work, Vector* d) override {
+    ++products_;
+    const double rz = active().Direction(r, free, first, rz_previous, work, d);
+    factorizations_ = cholesky_->factorizations();
+    return rz;
+  }
+
+ private:
+  enum class Phase { kJacobi, kTrial, kCholesky, kJacobiOnly };
+  Preconditioner& active() {
+    return kind() == PreconditionerKind::kCholesky ? static_cast<Preconditioner&>(*cholesky_)
+                                                   : jacobi_;
+  }
+
+  JacobiPreconditioner jacobi_;
+  std::unique_ptr<CholeskyPreconditioner> cholesky_;
+  const double trial_products_;  // CG iterations of one step that call for the trial
+  Phase phase_ = Phase::kJacobi;
+  long products_ = 0;            // CG iterations since the last Update (one step's)
+  double jacobi_seconds_ = 0.0;  // the last jacobi step's wall time
+  std::chrono::steady_clock::time_point last_update_ = std::chrono::steady_clock::now();
+};
+
 std::unique_ptr<Preconditioner> MakeCholesky(const TrustRegionOptions& options, PenaltyFunction* q,
                                              const SparseMatrix& j, bool require_affordable) {
   const double data = static_cast<double>(q->hessian().nonZeros()) + j.nonZeros() + q->n();
   if (!ProductSparse(CholeskyPreconditioner::ProductBound(*q, j), data)) return nullptr;
   auto cholesky = std::make_unique<CholeskyPreconditioner>(q, j);
-  if (require_affordable && !Affordable(cholesky->cost(), ProductWork(*q, j), options)) return nullptr;
-  return cholesky;
+  const double work = ProductWork(*q, j);
+  if (!require_affordable || Affordable(cholesky->cost(), work, options)) return cholesky;
+  TrustRegionOptions by_memory = options;  // the memory budget still holds
+  by_memory.factor_flops_per_product = std::numeric_limits<double>::infinity();
+  if (options.auto_trial_fraction <= 0.0 || !Affordable(cholesky->cost(), work, by_memory)) {
+    return nullptr;
+  }
+  return std::make_unique<AutoPreconditioner>(q, std::move(cholesky), work,
+                                              options.auto_trial_fraction);
 }
 
 }  // namespace

@@ -16,8 +16,6 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
       radius_(options.initial_radius),
       max_radius_(options.max_radius),
       preconditioner_(MakePreconditioner(options, q)) {
-  stall_window_ = preconditioner_ && preconditioner_->exact() ? options.newton_stall_window
-                                                             : options.stall_window;
   cg_.Reserve(preconditioner_.get());
   active_set_.Reserve(preconditioner_.get());
   q_->Allocate(&trial_);
@@ -36,7 +34,7 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
 // first point (it depends on beta) failing ends the subproblem.
 InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
   InnerSummary summary;
-  StallMonitor monitor(stall_window_, control.stall_rounding, *x, q_->beta());
+  StallMonitor monitor(StallWindow(), control.stall_rounding, *x, q_->beta());
   bool hessian_current = false;  // W at x for this beta
   bool preconditioner_current = false;
   int rejected = 0;
@@ -93,6 +91,13 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
     }
   }
   return summary;
+}
+
+// newton_stall_window while the preconditioner is exact (auto may switch
+// to cholesky during the solve), else stall_window.
+long TrustRegion::StallWindow() const {
+  return preconditioner_ && preconditioner_->exact() ? options_.newton_stall_window
+                                                     : options_.stall_window;
 }
 
 // max_radius * max(1, ||z||_inf): the relative Delta_max (trust_region.hpp).

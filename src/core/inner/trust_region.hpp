@@ -44,6 +44,7 @@ class TrustRegion : public InnerSolver {
 
  private:
   bool BelowResolution(const Vector& z) const;
+  long StallWindow() const;
   double RelativeCap(const Iterate& x) const;
   bool RadiusCollapsed(const Iterate& x);
   bool RadiusCapped(double step_norm);
@@ -68,7 +69,6 @@ class TrustRegion : public InnerSolver {
   double max_radius_;   // Delta_max at the current iterate
   long collapsed_ = 0;  // consecutive iterations with a collapsed radius (TrustRegionOptions)
   long capped_ = 0;     // consecutive accepted steps of length max_radius
-  long stall_window_;  // options' stall_window, newton_stall_window with an exact preconditioner
   int release_streak_ = 0;      // consecutive accepted steps whose Cauchy point freed bounds
   bool last_cauchy_freed_ = false;  // the last step's Cauchy point did
   HessianOperator hessian_;
