@@ -178,9 +178,14 @@ PenaltyFunction::DualMeasures PenaltyFunction::Dual(const Iterate& it,
   return d;
 }
 
-double PenaltyFunction::DualInfeasibilityAtMultipliers(const Iterate& it) const {
+// scratch_ <- J_z^T c (slack columns -1), the gradient of ||c||^2 / 2.
+void PenaltyFunction::ViolationGradientToScratch(const Iterate& it) const {
   scratch_.head(n_).noalias() = it.jacobian.transpose() * it.c;
   for (int i = 0; i < num_slacks(); ++i) scratch_[n_ + i] = -it.c[slack_row_[i]];
+}
+
+double PenaltyFunction::DualInfeasibilityAtMultipliers(const Iterate& it) const {
+  ViolationGradientToScratch(it);
   double dual_inf = 0.0;
   for (int i = 0; i < n(); ++i) {
     const double g = it.grad_q[i] - beta_ * scratch_[i];
@@ -192,8 +197,7 @@ double PenaltyFunction::DualInfeasibilityAtMultipliers(const Iterate& it) const 
 double PenaltyFunction::ViolationStationarity(const Iterate& it) {
   const double c_norm = it.c_norm();
   if (m_ == 0 || !(c_norm > 0.0)) return 0.0;
-  scratch_.head(n_).noalias() = it.jacobian.transpose() * it.c;
-  for (int i = 0; i < num_slacks(); ++i) scratch_[n_ + i] = -it.c[slack_row_[i]];
+  ViolationGradientToScratch(it);
   double sum = 0.0;
   for (int i = 0; i < n(); ++i) {
     const double g = scratch_[i];

@@ -177,6 +177,7 @@ class PenaltyFunction {
 
  private:
   void FormResidual(Iterate* it) const;
+  void ViolationGradientToScratch(const Iterate& it) const;
   // Entry i of z sits on a bound and g points out of the box there.
   bool Blocked(const Vector& z, int i, double g) const {
     return has_bounds_ && ((g > 0.0 && z[i] <= lower_[i]) || (g < 0.0 && z[i] >= upper_[i]));
