@@ -153,10 +153,10 @@ class EigenProblem : public qpm::Problem {
   bool EvalObjective(const qpm::ConstVectorRef& x, double* f) override { *f = p_.f(x); return true; }
   bool EvalConstraints(const qpm::ConstVectorRef& x, qpm::VectorRef c) override { c = p_.c(x); return true; }
   bool EvalGradient(const qpm::ConstVectorRef& x, qpm::VectorRef g) override { g = p_.grad(x); return true; }
-  bool EvalJacobian(const qpm::ConstVectorRef& x, qpm::SparseMatrix* j) override {
+  bool EvalJacobian(const qpm::ConstVectorRef& x, qpm::SparseMatrixView* j) override {
     const Eigen::MatrixXd d = p_.jac(x);
     for (int r = 0; r < p_.m; ++r)
-      for (qpm::SparseMatrix::InnerIterator it(*j, r); it; ++it) it.valueRef() = d(r, it.col());
+      for (qpm::SparseMatrixView::InnerIterator it(*j, r); it; ++it) it.valueRef() = d(r, it.col());
     return true;
   }
   bool has_hessian() const override { return true; }

@@ -55,7 +55,7 @@ class CornerQuadratic : public qpm::Problem {
     g = x - a_;
     return true;
   }
-  bool EvalJacobian(const qpm::ConstVectorRef&, qpm::SparseMatrix*) override { return true; }
+  bool EvalJacobian(const qpm::ConstVectorRef&, qpm::SparseMatrixView*) override { return true; }
   bool has_hessian() const override { return true; }
   void InitHessian(qpm::SparseMatrix* h) const override {
     const int n = num_variables();

@@ -64,7 +64,8 @@ BOOST_AUTO_TEST_CASE(TheReducedProblemHasNeitherTheColumnsNorTheRowsOfFixedVaria
   BOOST_TEST(h.rows() == 3);
   BOOST_TEST(h.nonZeros() == 6);  // the lower triangle of a dense 3 x 3
   const Vector x = (Vector(3) << 0.5, -1.0, 2.0).finished();
-  BOOST_REQUIRE(reduced.EvalJacobian(x, &j));
+  qpm::SparseMatrixView view = qpm::ViewOf(j);
+  BOOST_REQUIRE(reduced.EvalJacobian(x, &view));
   Eigen::MatrixXd a(2, 3);
   a << 1, 1, 1, 1, -1, 2;
   BOOST_TEST((Eigen::MatrixXd(j) - a).norm() == 0.0);

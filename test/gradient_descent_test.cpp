@@ -56,7 +56,7 @@ class Quadratic : public qpm::Problem {
     g = d_.cwiseProduct(x);
     return true;
   }
-  bool EvalJacobian(const qpm::ConstVectorRef&, qpm::SparseMatrix*) override { return true; }
+  bool EvalJacobian(const qpm::ConstVectorRef&, qpm::SparseMatrixView*) override { return true; }
   bool fail_away_from_start = false;  // every evaluation after the first fails
   int evaluations = 0;
 

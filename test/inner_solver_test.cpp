@@ -67,7 +67,7 @@ class SlowQuartic : public qpm::Problem {
     g = 4.0 * x.array().cube().matrix();
     return true;
   }
-  bool EvalJacobian(const qpm::ConstVectorRef&, qpm::SparseMatrix*) override { return true; }
+  bool EvalJacobian(const qpm::ConstVectorRef&, qpm::SparseMatrixView*) override { return true; }
   bool has_hessian() const override { return true; }
   void InitHessian(qpm::SparseMatrix* h) const override {
     h->resize(n_, n_);

@@ -112,7 +112,7 @@ class BoxQuadratic : public qpm::Problem {
     g = a_ * (x - x_star_) + g_star_;
     return true;
   }
-  bool EvalJacobian(const qpm::ConstVectorRef&, qpm::SparseMatrix*) override { return true; }
+  bool EvalJacobian(const qpm::ConstVectorRef&, qpm::SparseMatrixView*) override { return true; }
   const Vector& x_star() const { return x_star_; }
   double lower() const { return l_; }
   double upper() const { return u_; }

@@ -40,7 +40,7 @@ class Model : public qpm::Problem {
     g = grad_(x);
     return true;
   }
-  bool EvalJacobian(const qpm::ConstVectorRef&, qpm::SparseMatrix*) override { return true; }
+  bool EvalJacobian(const qpm::ConstVectorRef&, qpm::SparseMatrixView*) override { return true; }
 
   Where objective_fails, gradient_fails;  // return false from the callback there
   std::vector<Vector> evaluated;          // every point f was asked for

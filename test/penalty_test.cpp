@@ -1,6 +1,7 @@
 #define BOOST_TEST_MODULE penalty
 #include <boost/test/unit_test.hpp>
 
+#include "core/inner/inner_solver.hpp"
 #include "core/multipliers.hpp"
 #include "core/penalty.hpp"
 #include "test_problems.hpp"
@@ -73,7 +74,7 @@ BOOST_AUTO_TEST_CASE(NewBetaGradientNeedsNoEvaluations) {
   q.FormGradient(&it);
   BOOST_TEST(q.counts().q_evals == counts.q_evals);
   BOOST_TEST(q.counts().grad_evals == counts.grad_evals);
-  const Vector expected = it.grad_f + 10.0 * it.jacobian.transpose() * it.c;
+  const Vector expected = it.grad_f + 10.0 * it.jacobian().transpose() * it.c;
   BOOST_TEST((it.grad_q - expected).norm() <= 1e-12);
 }
 
@@ -168,4 +169,26 @@ BOOST_AUTO_TEST_CASE(LeastSquaresMultipliersMatchADenseSolve) {
   BOOST_TEST((accurate - dense).lpNorm<Eigen::Infinity>() <= 1e-12 * dense.lpNorm<Eigen::Infinity>());
   // Beyond max_abs the estimate is refused (zeros).
   BOOST_TEST(qpm::LeastSquaresMultipliers(q, it, 1e-3).isZero(0.0));
+}
+
+// One copy of J's indices serves every iterate (docs/algorithm.md, "Memory
+// budget"); each keeps its own values, and a swap exchanges only those.
+BOOST_AUTO_TEST_CASE(IteratesShareOneJacobianPatternAndKeepTheirOwnValues) {
+  const TestProblem p = CircleLinear();
+  EigenProblem problem(p);
+  qpm::PenaltyFunction q(&problem);
+  qpm::Iterate a, b;
+  q.Allocate(&a);
+  q.Allocate(&b);
+  a.x = p.x0;
+  b.x = p.x0 + Vector::Constant(p.n, 0.5);
+  BOOST_REQUIRE(q.EvaluateValues(&a) && q.EvaluateDerivatives(&a));
+  BOOST_REQUIRE(q.EvaluateValues(&b) && q.EvaluateDerivatives(&b));
+  BOOST_TEST(a.jacobian().innerIndexPtr() == b.jacobian().innerIndexPtr());
+  BOOST_TEST(a.jacobian().valuePtr() != b.jacobian().valuePtr());
+  const Eigen::MatrixXd ja = p.jac(a.x), jb = p.jac(b.x);
+  BOOST_REQUIRE((ja - jb).norm() > 0.0);
+  qpm::SwapIterates(&a, &b);
+  BOOST_TEST((Eigen::MatrixXd(a.jacobian()) - jb).norm() == 0.0);
+  BOOST_TEST((Eigen::MatrixXd(b.jacobian()) - ja).norm() == 0.0);
 }

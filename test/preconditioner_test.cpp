@@ -219,7 +219,13 @@ class BandQp : public qpm::Problem {
     grad = ax.array() + 1.0;
     return true;
   }
-  bool EvalJacobian(const qpm::ConstVectorRef&, qpm::SparseMatrix*) override { return true; }
+  bool EvalJacobian(const qpm::ConstVectorRef&, qpm::SparseMatrixView* j) override {
+    qpm::SparseMatrix constant;  // J is constant: the pattern's values
+    InitJacobian(&constant);
+    constant.makeCompressed();
+    std::copy_n(constant.valuePtr(), constant.nonZeros(), j->valuePtr());
+    return true;
+  }
   bool has_hessian() const override { return true; }
   void InitHessian(qpm::SparseMatrix* h) const override {
     std::vector<Eigen::Triplet<double>> t;

@@ -60,7 +60,7 @@ class BadlyScaled : public qpm::Problem {
     grad << 1000 * x[0] + x[1], 20 * x[1] + x[0], 1000;
     return !fail_gradient;
   }
-  bool EvalJacobian(const qpm::ConstVectorRef& x, qpm::SparseMatrix* j) override {
+  bool EvalJacobian(const qpm::ConstVectorRef& x, qpm::SparseMatrixView* j) override {
     ++evals_jac;
     double* v = j->valuePtr();  // row-major, columns ascending within a row
     v[0] = 400 * x[0], v[1] = 400 * x[1];
@@ -93,7 +93,8 @@ const double kObjectiveFactor = 100.0 / 2001.5;
 MatrixXd Jacobian(qpm::Problem& p, const Vector& x) {
   qpm::SparseMatrix j;
   p.InitJacobian(&j);
-  BOOST_REQUIRE(p.EvalJacobian(x, &j));
+  qpm::SparseMatrixView view = qpm::ViewOf(j);
+  BOOST_REQUIRE(p.EvalJacobian(x, &view));
   return MatrixXd(j);
 }
 
@@ -326,7 +327,7 @@ class Unconstrained : public qpm::Problem {
     g[0] = 2 * (x[0] - 1);
     return true;
   }
-  bool EvalJacobian(const qpm::ConstVectorRef&, qpm::SparseMatrix*) override {
+  bool EvalJacobian(const qpm::ConstVectorRef&, qpm::SparseMatrixView*) override {
     ++evals_jac;
     return true;
   }

@@ -20,7 +20,8 @@ std::unique_ptr<qpm::TnlpProblem> Adapt(const SmartPtr<DenseTnlp>& tnlp, std::st
 Eigen::MatrixXd AdaptedJacobian(qpm::TnlpProblem& problem, const Vector& x) {
   qpm::SparseMatrix j;
   problem.InitJacobian(&j);
-  BOOST_REQUIRE(problem.EvalJacobian(x, &j));
+  qpm::SparseMatrixView view = qpm::ViewOf(j);
+  BOOST_REQUIRE(problem.EvalJacobian(x, &view));
   return Eigen::MatrixXd(j);
 }
 
@@ -77,6 +78,29 @@ BOOST_AUTO_TEST_CASE(NewXIsFalseOnlyForTheSamePoint) {
   x[1] = -x[1];  // the last entry changed in place
   problem->EvalObjective(x, &f);
   const std::vector<bool> expected = {true, false, false, true, true, false, true};
+  BOOST_TEST(tnlp->new_x_flags == expected, boost::test_tools::per_element());
+}
+
+// SamePointNext covers the next call only: a later call at the same buffer,
+// changed in place, is a new x again.
+BOOST_AUTO_TEST_CASE(SamePointPromiseCoversOnlyTheNextCall) {
+  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs6());
+  std::string error;
+  auto problem = Adapt(tnlp, &error);
+  BOOST_REQUIRE(problem);
+  Vector x = Hs6().x0, c(1), g(2);
+  double f;
+  problem->EvalObjective(x, &f);
+  problem->SamePointNext();
+  problem->EvalConstraints(x, c);  // promised: false without reading x
+  problem->EvalGradient(x, g);     // not promised, unchanged: false from the hash
+  problem->SamePointNext();
+  x[0] += 0.5;                     // a broken promise is not the shell's to catch...
+  problem->EvalObjective(x, &f);
+  problem->EvalObjective(x, &f);   // ... but it ends there: hashed again, new
+  x[1] = -x[1];
+  problem->EvalConstraints(x, c);  // changed in place, no promise: new
+  const std::vector<bool> expected = {true, false, false, false, true, true};
   BOOST_TEST(tnlp->new_x_flags == expected, boost::test_tools::per_element());
 }
 

@@ -39,9 +39,8 @@ std::vector<int> SelectPattern(const SparseMatrix& full, const std::vector<int>&
   return slot;
 }
 
-void CopyValues(const SparseMatrix& full, const std::vector<int>& slot, SparseMatrix* reduced) {
+void CopyValues(const SparseMatrix& full, const std::vector<int>& slot, double* to) {
   const double* from = full.valuePtr();
-  double* to = reduced->valuePtr();
   for (size_t k = 0; k < slot.size(); ++k) {
     if (slot[k] >= 0) to[slot[k]] = from[k];
   }
@@ -112,10 +111,11 @@ bool FixedVariables::EvalGradient(const ConstVectorRef& x, VectorRef grad_f) {
   return true;
 }
 
-bool FixedVariables::EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) {
+bool FixedVariables::EvalJacobian(const ConstVectorRef& x, SparseMatrixView* jacobian) {
   Scatter(x);
-  if (!problem_->EvalJacobian(full_x_, &full_jacobian_)) return false;
-  CopyValues(full_jacobian_, jacobian_slot_, jacobian);
+  SparseMatrixView full = ViewOf(full_jacobian_);
+  if (!problem_->EvalJacobian(full_x_, &full)) return false;
+  CopyValues(full_jacobian_, jacobian_slot_, jacobian->valuePtr());
   return true;
 }
 
@@ -123,7 +123,7 @@ bool FixedVariables::EvalHessian(const ConstVectorRef& x, double sigma,
                                  const ConstVectorRef& lambda, SparseMatrix* hessian) {
   Scatter(x);
   if (!problem_->EvalHessian(full_x_, sigma, lambda, &full_hessian_)) return false;
-  CopyValues(full_hessian_, hessian_slot_, hessian);
+  CopyValues(full_hessian_, hessian_slot_, hessian->valuePtr());
   return true;
 }
 
@@ -141,10 +141,11 @@ void FixedVariables::Expand(const Vector& x0, Summary* s) {
   for (int k = 0; k < num_variables() && k < s->z_l.size(); ++k) {
     z_l[free_[k]] = s->z_l[k], z_u[free_[k]] = s->z_u[k];
   }
+  SparseMatrixView full_jacobian = ViewOf(full_jacobian_);
   const bool have_point = s->termination != TerminationType::kInvalidOptions &&
                           s->termination != TerminationType::kInvalidNumberAtStart;
   if (have_point && problem_->EvalGradient(full_x_, full_grad_) &&
-      (m_ == 0 || problem_->EvalJacobian(full_x_, &full_jacobian_))) {
+      (m_ == 0 || problem_->EvalJacobian(full_x_, &full_jacobian))) {
     if (m_ > 0) full_grad_.noalias() += full_jacobian_.transpose() * s->lambda;
     for (int i : fixed_) {
       z_l[i] = std::max(0.0, full_grad_[i]);   // r_i = (grad f + J^T lambda)_i

@@ -38,7 +38,8 @@ class FixedVariables : public Problem {
   bool EvalObjective(const ConstVectorRef& x, double* f) override;
   bool EvalConstraints(const ConstVectorRef& x, VectorRef g) override;
   bool EvalGradient(const ConstVectorRef& x, VectorRef grad_f) override;
-  bool EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) override;
+  bool EvalJacobian(const ConstVectorRef& x, SparseMatrixView* jacobian) override;
+  void SamePointNext() override { problem_->SamePointNext(); }
   bool has_hessian() const override { return problem_->has_hessian(); }
   void InitHessian(SparseMatrix* hessian) const override { *hessian = hessian_pattern_; }
   bool EvalHessian(const ConstVectorRef& x, double sigma, const ConstVectorRef& lambda,

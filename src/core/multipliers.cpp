@@ -23,8 +23,9 @@ class LeastSquaresOperator {
   const Vector& Apply(const Vector& y) {
     const int n = q_.num_x();
     ay_.head(n).setZero();
-    for (int j = 0; j < it_.jacobian.outerSize(); ++j) {
-      for (SparseMatrix::InnerIterator e(it_.jacobian, j); e; ++e) ay_[e.col()] += e.value() * y[j];
+    const ConstSparseMatrixView jacobian = it_.jacobian();
+    for (int j = 0; j < jacobian.outerSize(); ++j) {
+      for (ConstSparseMatrixView::InnerIterator e(jacobian, j); e; ++e) ay_[e.col()] += e.value() * y[j];
     }
     for (int s = 0; s < q_.num_slacks(); ++s) ay_[n + s] = -y[q_.slack_row(s)];
     Mask(&ay_);
@@ -40,15 +41,16 @@ class LeastSquaresOperator {
   }
   // A^T r for r zero on the rows of z at a bound.
   Vector Transposed(const Vector& r) const {
-    Vector out = it_.jacobian * r.head(q_.num_x());
+    Vector out = it_.jacobian() * r.head(q_.num_x());
     for (int s = 0; s < q_.num_slacks(); ++s) out[q_.slack_row(s)] -= r[q_.num_x() + s];
     return out;
   }
   // The squared column norms of A (1 for an empty column): Jacobi on A^T A.
   Vector InverseColumnNorms() const {
     Vector d = Vector::Zero(q_.m());
-    for (int j = 0; j < it_.jacobian.outerSize(); ++j) {
-      for (SparseMatrix::InnerIterator e(it_.jacobian, j); e; ++e) {
+    const ConstSparseMatrixView jacobian = it_.jacobian();
+    for (int j = 0; j < jacobian.outerSize(); ++j) {
+      for (ConstSparseMatrixView::InnerIterator e(jacobian, j); e; ++e) {
         if (Free(e.col())) d[j] += e.value() * e.value();
       }
     }

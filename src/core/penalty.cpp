@@ -44,9 +44,33 @@ PenaltyFunction::PenaltyFunction(Problem* problem)
     problem_->InitHessian(&hessian_);
     hessian_.makeCompressed();
   }
+  ReadJacobianPattern();
   lambda_.setZero(m_);
   jv_.setZero(m_);
   SetZeroLarge(&scratch_, n_ + ns);
+}
+
+// J's pattern, asked of the model once and kept as indices only.
+void PenaltyFunction::ReadJacobianPattern() {
+  SparseMatrix pattern;
+  problem_->InitJacobian(&pattern);
+  pattern.makeCompressed();
+  JacobianPattern& p = jacobian_pattern_;
+  p.rows = static_cast<int>(pattern.rows());
+  p.cols = static_cast<int>(pattern.cols());
+  p.outer.assign(pattern.outerIndexPtr(), pattern.outerIndexPtr() + p.rows + 1);
+  p.inner.reserve(static_cast<size_t>(pattern.nonZeros()));
+  AdviseHugePages(p.inner.data(), sizeof(int) * p.inner.capacity());
+  p.inner.assign(pattern.innerIndexPtr(), pattern.innerIndexPtr() + pattern.nonZeros());
+}
+
+void PenaltyFunction::JacobianPatternMatrix(SparseMatrix* jacobian) const {
+  const JacobianPattern& p = jacobian_pattern_;
+  jacobian->resize(p.rows, p.cols);
+  jacobian->resizeNonZeros(static_cast<Eigen::Index>(p.inner.size()));
+  std::copy(p.outer.begin(), p.outer.end(), jacobian->outerIndexPtr());
+  std::copy(p.inner.begin(), p.inner.end(), jacobian->innerIndexPtr());
+  std::fill_n(jacobian->valuePtr(), p.inner.size(), 0.0);
 }
 
 void PenaltyFunction::Allocate(Iterate* it) const {
@@ -55,8 +79,8 @@ void PenaltyFunction::Allocate(Iterate* it) const {
   it->c.setZero(m_);
   SetZeroLarge(&it->grad_f, n_);
   SetZeroLarge(&it->grad_q, n());
-  problem_->InitJacobian(&it->jacobian);
-  it->jacobian.makeCompressed();
+  SetZeroLarge(&it->jacobian_values, static_cast<Eigen::Index>(jacobian_pattern_.inner.size()));
+  it->jacobian_pattern = &jacobian_pattern_;
 }
 
 int PenaltyFunction::Project(VectorRef z) const {
@@ -102,6 +126,7 @@ bool PenaltyFunction::EvaluateValues(Iterate* it) {
   ++counts_.q_evals;
   const auto x = it->x.head(n_);
   if (!problem_->EvalObjective(x, &it->f)) return false;
+  if (m_ > 0) problem_->SamePointNext();
   if (m_ > 0 && !problem_->EvalConstraints(x, it->g)) return false;
   FormResidual(it);
   return std::isfinite(it->f) && std::isfinite(it->c_squared);
@@ -119,8 +144,10 @@ bool PenaltyFunction::EvaluateDerivatives(Iterate* it) {
   ++counts_.grad_evals;
   const auto x = it->x.head(n_);
   if (!problem_->EvalGradient(x, it->grad_f)) return false;
-  if (m_ > 0 && !problem_->EvalJacobian(x, &it->jacobian)) return false;
-  ClearFreeRows(&it->jacobian);
+  if (m_ > 0) problem_->SamePointNext();
+  SparseMatrixView jacobian = it->jacobian();
+  if (m_ > 0 && !problem_->EvalJacobian(x, &jacobian)) return false;
+  ClearFreeRows(jacobian);
   FormGradient(it);
   // Every entry, not the norm: the max-norm and the tangent-cone filter pass
   // over a NaN (std::max and comparisons ignore it). A non-finite entry of
@@ -131,9 +158,9 @@ bool PenaltyFunction::EvaluateDerivatives(Iterate* it) {
 
 // A free row constrains nothing: c_j = 0 (FormResidual) and its Jacobian
 // row 0, so that neither grad Q nor the products with J_z^T J_z see it.
-void PenaltyFunction::ClearFreeRows(SparseMatrix* jacobian) const {
+void PenaltyFunction::ClearFreeRows(SparseMatrixView jacobian) const {
   for (int j : free_rows_) {
-    for (SparseMatrix::InnerIterator it(*jacobian, j); it; ++it) it.valueRef() = 0.0;
+    for (SparseMatrixView::InnerIterator it(jacobian, j); it; ++it) it.valueRef() = 0.0;
   }
 }
 
@@ -142,10 +169,10 @@ void PenaltyFunction::FormGradient(Iterate* it) const {
   gx = it->grad_f;
   if (has_multipliers_) {  // grad L_A: y = lambda + beta c in place of beta c
     shifted_ = multipliers_ + beta_ * it->c;
-    if (m_ > 0) gx.noalias() += it->jacobian.transpose() * shifted_;
+    if (m_ > 0) gx.noalias() += it->jacobian().transpose() * shifted_;
     for (int i = 0; i < num_slacks(); ++i) it->grad_q[n_ + i] = -shifted_[slack_row_[i]];
   } else {
-    if (m_ > 0) gx.noalias() += beta_ * (it->jacobian.transpose() * it->c);
+    if (m_ > 0) gx.noalias() += beta_ * (it->jacobian().transpose() * it->c);
     for (int i = 0; i < num_slacks(); ++i) it->grad_q[n_ + i] = -beta_ * it->c[slack_row_[i]];
   }
   if (!has_bounds_) {
@@ -180,7 +207,7 @@ PenaltyFunction::DualMeasures PenaltyFunction::Dual(const Iterate& it,
 
 // scratch_ <- J_z^T c (slack columns -1), the gradient of ||c||^2 / 2.
 void PenaltyFunction::ViolationGradientToScratch(const Iterate& it) const {
-  scratch_.head(n_).noalias() = it.jacobian.transpose() * it.c;
+  scratch_.head(n_).noalias() = it.jacobian().transpose() * it.c;
   for (int i = 0; i < num_slacks(); ++i) scratch_[n_ + i] = -it.c[slack_row_[i]];
 }
 
@@ -257,9 +284,9 @@ void PenaltyFunction::HessianProduct(const Iterate& it, const Vector& v, Vector*
   auto ox = out->head(n_);
   SymmetricProduct(vx, ox);
   if (m_ == 0) return;
-  jv_.noalias() = it.jacobian * vx;            // dc/dz v = J v_x - v_s on slack rows
+  jv_.noalias() = it.jacobian() * vx;            // dc/dz v = J v_x - v_s on slack rows
   for (int i = 0; i < num_slacks(); ++i) jv_[slack_row_[i]] -= v[n_ + i];
-  ox.noalias() += beta_ * (it.jacobian.transpose() * jv_);
+  ox.noalias() += beta_ * (it.jacobian().transpose() * jv_);
   for (int i = 0; i < num_slacks(); ++i) (*out)[n_ + i] = -beta_ * jv_[slack_row_[i]];
 }
 

@@ -48,6 +48,13 @@
 
 namespace qpm {
 
+// J's compressed row-major pattern, one copy for every Iterate of a
+// PenaltyFunction (docs/algorithm.md, "Memory budget").
+struct JacobianPattern {
+  int rows = 0, cols = 0;
+  std::vector<int> outer, inner;
+};
+
 // A point z = (x, s) with the model values the penalty needs, cached.
 struct Iterate {
   Vector x;                // z = (x, s), size n + number of slacks
@@ -57,13 +64,24 @@ struct Iterate {
   double c_squared = 0.0;  // ||c(z)||_2^2
   double lambda_c = 0.0;   // lambda' c(z) for the penalty's multipliers (0 without)
   Vector grad_f;
-  SparseMatrix jacobian;   // J(x) = dg/dx
+  Vector jacobian_values;  // J(x) = dg/dx over *jacobian_pattern
+  JacobianPattern* jacobian_pattern = nullptr;
   Vector grad_q;           // grad Q_beta(z) for the beta it was formed with
   double grad_q_norm = 0.0;  // stationarity ||P_T(-grad Q)||_2 (= ||grad Q|| unbounded)
 
   // The merit the inner solvers minimize: Q_beta, or L_A with multipliers.
   double Q(double beta) const { return f + lambda_c + 0.5 * beta * c_squared; }
   double c_norm() const { return std::sqrt(c_squared); }
+  SparseMatrixView jacobian() {
+    JacobianPattern& p = *jacobian_pattern;
+    return SparseMatrixView(p.rows, p.cols, jacobian_values.size(), p.outer.data(),
+                            p.inner.data(), jacobian_values.data());
+  }
+  ConstSparseMatrixView jacobian() const {
+    const JacobianPattern& p = *jacobian_pattern;
+    return ConstSparseMatrixView(p.rows, p.cols, jacobian_values.size(), p.outer.data(),
+                                 p.inner.data(), jacobian_values.data());
+  }
 };
 
 struct PenaltyCounts {
@@ -105,7 +123,7 @@ class PenaltyFunction {
   // c, ||c||^2 and lambda' c from the cached g and slacks.
   void UpdateResidual(Iterate* it) const { FormResidual(it); }
 
-  // Sizes all vectors of `it` and gives it the Jacobian pattern.
+  // Sizes all vectors of `it` and gives it the shared Jacobian pattern.
   void Allocate(Iterate* it) const;
 
   // f, g and c at it->x (one Q evaluation). False on failure or non-finite values.
@@ -126,7 +144,9 @@ class PenaltyFunction {
   double ViolationStationarity(const Iterate& it);
   // One z-sized work vector for the O(n) computations made once per outer
   // iteration or so: the violation's gradient above and the least-squares
-  // multipliers (core/multipliers.cpp). Its contents do not outlive a call.
+  // multipliers (core/multipliers.cpp); lent to the trust region's CG for
+  // H d (TruncatedCg). Its contents do not outlive a call, and nothing
+  // HessianProduct calls may use it.
   Vector& scratch() const { return scratch_; }
 
   // Ipopt's dual measures at a point: the max-norm of grad Q over the
@@ -168,14 +188,14 @@ class PenaltyFunction {
   // W's lower triangle (pattern from construction, values of the last
   // EvaluateHessian) and J's pattern, for preconditioners that factor.
   const SparseMatrix& hessian() const { return hessian_; }
-  void JacobianPattern(SparseMatrix* jacobian) const {
-    problem_->InitJacobian(jacobian);
-    jacobian->makeCompressed();
-  }
+  const JacobianPattern& jacobian_pattern() const { return jacobian_pattern_; }
+  // J's pattern as a matrix with zero values (a copy: for set-up only).
+  void JacobianPatternMatrix(SparseMatrix* jacobian) const;
   const PenaltyCounts& counts() const { return counts_; }
   Problem* problem() const { return problem_; }
 
  private:
+  void ReadJacobianPattern();
   void FormResidual(Iterate* it) const;
   void ViolationGradientToScratch(const Iterate& it) const;
   // Entry i of z sits on a bound and g points out of the box there.
@@ -191,13 +211,14 @@ class PenaltyFunction {
   PenaltyCounts counts_;
   Vector lower_, upper_;          // box of z
   Vector g_lower_, g_upper_;      // row bounds
-  void ClearFreeRows(SparseMatrix* jacobian) const;
+  void ClearFreeRows(SparseMatrixView jacobian) const;
 
   static constexpr int kEqualityRow = -1, kFreeRow = -2;
   std::vector<int> row_slack_;    // slack index of row j, kEqualityRow or kFreeRow
   std::vector<int> free_rows_;    // rows with both bounds infinite
   std::vector<int> slack_row_;    // row of slack i
   bool has_bounds_ = false;       // some entry of the box is finite
+  mutable JacobianPattern jacobian_pattern_;  // Iterate::jacobian_pattern of every iterate
   SparseMatrix hessian_;  // lower triangle of W
   Vector lambda_;         // beta c (or lambda + beta c), the multipliers W was formed with
   Vector multipliers_;    // lambda of the augmented Lagrangian (empty without)

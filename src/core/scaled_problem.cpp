@@ -67,7 +67,8 @@ bool ScaledProblem::ComputeConstraintFactors(const ConstVectorRef& x0) {
     problem_->InitJacobian(&jacobian_work_);
     jacobian_work_.makeCompressed();
   }
-  if (!problem_->EvalJacobian(x0, &jacobian_work_)) return false;
+  SparseMatrixView work = ViewOf(jacobian_work_);
+  if (!problem_->EvalJacobian(x0, &work)) return false;
   bool finite = true;
   for (int j = 0; j < m_; ++j) {
     double amax = 0.0;
@@ -113,7 +114,7 @@ bool ScaledProblem::EvalGradient(const ConstVectorRef& x, VectorRef grad_f) {
   return true;
 }
 
-bool ScaledProblem::EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) {
+bool ScaledProblem::EvalJacobian(const ConstVectorRef& x, SparseMatrixView* jacobian) {
   const bool serve =
       AtStart(x, jacobian_held_) && jacobian->nonZeros() == jacobian_work_.nonZeros();
   jacobian_held_ = false;
@@ -123,7 +124,7 @@ bool ScaledProblem::EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian
   if (!ok) return false;
   // Row-major: row j's values are contiguous, scaled in place.
   for (int j = 0; j < m_; ++j) {
-    for (SparseMatrix::InnerIterator it(*jacobian, j); it; ++it) it.valueRef() *= dc_[j];
+    for (SparseMatrixView::InnerIterator it(*jacobian, j); it; ++it) it.valueRef() *= dc_[j];
   }
   return true;
 }

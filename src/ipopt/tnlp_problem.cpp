@@ -8,6 +8,7 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <utility>
 
 #include "core/linalg/huge_pages.hpp"
 
@@ -103,10 +104,9 @@ bool IsIdentity(const std::vector<int>& slot) {
 }
 
 // Sums triplet values into the compressed storage through `slot`.
-void ScatterValues(const std::vector<double>& values, const std::vector<int>& slot,
-                   SparseMatrix* matrix) {
-  double* v = matrix->valuePtr();
-  std::fill_n(v, matrix->nonZeros(), 0.0);
+void ScatterValues(const std::vector<double>& values, const std::vector<int>& slot, double* v,
+                   Eigen::Index nnz) {
+  std::fill_n(v, nnz, 0.0);
   for (size_t k = 0; k < slot.size(); ++k) v[slot[k]] += values[k];
 }
 
@@ -285,6 +285,7 @@ bool TnlpProblem::ReadJacobianStructure(std::string* error) {
   AssignLarge(&jac_slot_, nnz_jac_, 0);
   jac_pattern_.rows = m_, jac_pattern_.cols = n_;
   BuildPattern(m_, row, col, &jac_pattern_.outer, &jac_pattern_.inner, &jac_slot_);
+  jac_nonzeros_ = static_cast<long>(jac_pattern_.inner.size());
   if (IsIdentity(jac_slot_)) {
     std::vector<int>().swap(jac_slot_);  // direct: no buffer, no scatter (clear() keeps the memory)
   } else {
@@ -367,7 +368,8 @@ std::uint64_t HashBits(const ConstVectorRef& x) {
 // of its bits) as the last call's. The solver evaluates a point through one
 // buffer, so repeated calls at a point see the same address; a point copied
 // elsewhere gets new_x = true, which only costs the model a recomputation.
-bool TnlpProblem::NewX(const ConstVectorRef& x) {
+bool TnlpProblem::NewX(const ConstVectorRef& x, bool promised) {
+  if (promised && x.data() == last_x_data_ && x.size() == last_x_size_) return false;
   const std::uint64_t hash = HashBits(x);
   const bool same = x.data() == last_x_data_ && x.size() == last_x_size_ && hash == last_x_hash_;
   last_x_data_ = x.data(), last_x_size_ = x.size(), last_x_hash_ = hash;
@@ -375,29 +377,32 @@ bool TnlpProblem::NewX(const ConstVectorRef& x) {
 }
 
 bool TnlpProblem::EvalObjective(const ConstVectorRef& x, double* f) {
+  const bool promised = std::exchange(same_point_next_, false);
   if (aborted()) return false;
   ++counts_.eval_f;
   ScopedTimer timer(&counts_.wall_time);
-  const bool new_x = NewX(x);
+  const bool new_x = NewX(x, promised);
   if (!Guard("eval_f", [&] { return tnlp_->eval_f(n_, x.data(), new_x, *f); })) return false;
   *f *= options_.obj_scaling;
   return true;
 }
 
 bool TnlpProblem::EvalConstraints(const ConstVectorRef& x, VectorRef g) {
+  const bool promised = std::exchange(same_point_next_, false);
   if (aborted()) return false;
   ++counts_.eval_g;
   ScopedTimer timer(&counts_.wall_time);
-  const bool new_x = NewX(x);
+  const bool new_x = NewX(x, promised);
   if (m_ == 0) return true;
   return Guard("eval_g", [&] { return tnlp_->eval_g(n_, x.data(), new_x, m_, g.data()); });
 }
 
 bool TnlpProblem::EvalGradient(const ConstVectorRef& x, VectorRef grad_f) {
+  const bool promised = std::exchange(same_point_next_, false);
   if (aborted()) return false;
   ++counts_.eval_grad_f;
   ScopedTimer timer(&counts_.wall_time);
-  const bool new_x = NewX(x);
+  const bool new_x = NewX(x, promised);
   if (!Guard("eval_grad_f", [&] { return tnlp_->eval_grad_f(n_, x.data(), new_x, grad_f.data()); })) {
     return false;
   }
@@ -425,11 +430,27 @@ void TnlpProblem::InitHessian(SparseMatrix* hessian) const {
   hess_pattern_given_ = true;
 }
 
-bool TnlpProblem::EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) {
-  if (aborted()) return false;
+// A re-read that fails leaves an empty pattern, which EvalJacobian refuses.
+void TnlpProblem::InitJacobian(SparseMatrix* jacobian) const {
+  if (jac_pattern_given_) {
+    std::string error;
+    const long nonzeros = jac_nonzeros_;
+    if (!const_cast<TnlpProblem*>(this)->ReadJacobianStructure(&error) ||
+        jac_nonzeros_ != nonzeros) {
+      jac_pattern_.Release();
+    }
+  }
+  jac_pattern_.To(jacobian);
+  jac_pattern_.Release();
+  jac_pattern_given_ = true;
+}
+
+bool TnlpProblem::EvalJacobian(const ConstVectorRef& x, SparseMatrixView* jacobian) {
+  const bool promised = std::exchange(same_point_next_, false);
+  if (aborted() || jacobian->nonZeros() != jac_nonzeros_) return false;
   ++counts_.eval_jac_g;
   ScopedTimer timer(&counts_.wall_time);
-  const bool new_x = NewX(x);
+  const bool new_x = NewX(x, promised);
   if (m_ == 0) return true;
   const bool direct = jac_slot_.empty();
   double* values = direct ? jacobian->valuePtr() : jac_values_.data();
@@ -438,16 +459,17 @@ bool TnlpProblem::EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) 
       })) {
     return false;
   }
-  if (!direct) ScatterValues(jac_values_, jac_slot_, jacobian);
+  if (!direct) ScatterValues(jac_values_, jac_slot_, jacobian->valuePtr(), jacobian->nonZeros());
   return true;
 }
 
 bool TnlpProblem::EvalHessian(const ConstVectorRef& x, double sigma,
                               const ConstVectorRef& lambda, SparseMatrix* hessian) {
+  const bool promised = std::exchange(same_point_next_, false);
   if (!has_hessian_ || aborted()) return false;
   ++counts_.eval_h;
   ScopedTimer timer(&counts_.wall_time);
-  const bool new_x = NewX(x);
+  const bool new_x = NewX(x, promised);
   lambda_buffer_ = lambda;
   const bool direct = hess_slot_.empty();
   double* values = direct ? hessian->valuePtr() : hess_values_.data();
@@ -457,7 +479,7 @@ bool TnlpProblem::EvalHessian(const ConstVectorRef& x, double sigma,
       })) {
     return false;
   }
-  if (!direct) ScatterValues(hess_values_, hess_slot_, hessian);
+  if (!direct) ScatterValues(hess_values_, hess_slot_, hessian->valuePtr(), hessian->nonZeros());
   return true;
 }
 

@@ -25,6 +25,17 @@ using SparseMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
 using Vector = Eigen::VectorXd;
 using ConstVectorRef = Eigen::Ref<const Eigen::VectorXd>;
 using VectorRef = Eigen::Ref<Eigen::VectorXd>;
+// J's values over a pattern held elsewhere: the solver keeps one copy of J's
+// pattern for all its points (docs/algorithm.md, "Memory budget"). Reads and
+// writes as a SparseMatrix does (valuePtr, InnerIterator, products).
+using SparseMatrixView = Eigen::Map<SparseMatrix>;
+using ConstSparseMatrixView = Eigen::Map<const SparseMatrix>;
+
+// A view of a compressed matrix's own storage.
+inline SparseMatrixView ViewOf(SparseMatrix& matrix) {
+  return SparseMatrixView(matrix.rows(), matrix.cols(), matrix.nonZeros(), matrix.outerIndexPtr(),
+                          matrix.innerIndexPtr(), matrix.valuePtr());
+}
 
 class Problem {
  public:
@@ -41,14 +52,21 @@ class Problem {
   // reads GetBounds; override it when the answer is known.
   virtual bool AnyVariableBound() const;
 
-  // Sets `jacobian` to the m x n pattern of J (values arbitrary). Called once.
+  // Sets `jacobian` to the m x n pattern of J (values arbitrary). Called
+  // once by the solver (a wrapper's set-up may ask again).
   virtual void InitJacobian(SparseMatrix* jacobian) const = 0;
 
   virtual bool EvalObjective(const ConstVectorRef& x, double* f) = 0;
   virtual bool EvalConstraints(const ConstVectorRef& x, VectorRef g) = 0;
   virtual bool EvalGradient(const ConstVectorRef& x, VectorRef grad_f) = 0;
   // Overwrites the values of `jacobian`, whose pattern came from InitJacobian.
-  virtual bool EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) = 0;
+  virtual bool EvalJacobian(const ConstVectorRef& x, SparseMatrixView* jacobian) = 0;
+
+  // A promise from the solver: the next Eval* call passes the same x as the
+  // previous one, unchanged (the values, then the derivatives, of one
+  // point). An adapter may skip its own check of x (TnlpProblem tells the
+  // TNLP new_x = false without reading x); ignoring it is always correct.
+  virtual void SamePointNext() {}
 
   // Second derivatives are optional (the L-BFGS inner solver needs none).
   virtual bool has_hessian() const { return false; }

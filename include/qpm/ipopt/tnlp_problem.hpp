@@ -58,11 +58,14 @@ class TnlpProblem : public Problem {
   int num_constraints() const override { return m_; }
   void GetBounds(VectorRef x_l, VectorRef x_u, VectorRef g_l, VectorRef g_u) const override;
   bool AnyVariableBound() const override { return !x_free_; }
-  void InitJacobian(SparseMatrix* jacobian) const override { jac_pattern_.To(jacobian); }
+  // As InitHessian: the first call hands J's pattern over, a later one
+  // reads it from the TNLP again.
+  void InitJacobian(SparseMatrix* jacobian) const override;
   bool EvalObjective(const ConstVectorRef& x, double* f) override;
   bool EvalConstraints(const ConstVectorRef& x, VectorRef g) override;
   bool EvalGradient(const ConstVectorRef& x, VectorRef grad_f) override;
-  bool EvalJacobian(const ConstVectorRef& x, SparseMatrix* jacobian) override;
+  bool EvalJacobian(const ConstVectorRef& x, SparseMatrixView* jacobian) override;
+  void SamePointNext() override { same_point_next_ = true; }
   bool has_hessian() const override { return has_hessian_; }
   // The first call hands W's pattern over (the caller keeps it; TnlpProblem
   // does not); a later one reads it from the TNLP again.
@@ -74,7 +77,7 @@ class TnlpProblem : public Problem {
   // The user's constraint multipliers (warm_start_init_point yes), in the
   // problem's scaling (times obj_scaling_factor); empty otherwise.
   const Vector& starting_multipliers() const { return lambda0_; }
-  long jacobian_nonzeros() const { return static_cast<long>(jac_pattern_.inner.size()); }
+  long jacobian_nonzeros() const { return jac_nonzeros_; }
   int num_equalities() const { return static_cast<int>((g_l_.array() == g_u_.array()).count()); }
   double obj_scaling() const { return options_.obj_scaling; }
   const CallbackCounts& counts() const { return counts_; }
@@ -91,7 +94,8 @@ class TnlpProblem : public Problem {
                    std::string* error) const;
   bool ReadJacobianStructure(std::string* error);
   bool ReadHessianStructure(std::string* error);
-  bool NewX(const ConstVectorRef& x);
+  // promised: SamePointNext came just before this call.
+  bool NewX(const ConstVectorRef& x, bool promised);
   template <class Callback>
   bool Guard(const char* name, Callback&& callback);
 
@@ -115,7 +119,9 @@ class TnlpProblem : public Problem {
     void Release() { outer = std::vector<int>(), inner = std::vector<int>(); }
   };
 
-  Pattern jac_pattern_;
+  mutable Pattern jac_pattern_;
+  mutable bool jac_pattern_given_ = false;
+  long jac_nonzeros_ = 0;           // entries of the compressed pattern
   std::vector<int> jac_slot_;       // triplet k -> value index; empty when k -> k
   std::vector<double> jac_values_;  // triplet values from eval_jac_g
   bool has_hessian_ = false;
@@ -129,6 +135,7 @@ class TnlpProblem : public Problem {
   const double* last_x_data_ = nullptr;
   Eigen::Index last_x_size_ = 0;
   std::uint64_t last_x_hash_ = 0;
+  bool same_point_next_ = false;  // SamePointNext: the next NewX need not hash x
   CallbackCounts counts_;
   CallbackFailure failure_;
 };

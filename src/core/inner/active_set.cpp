@@ -10,9 +10,9 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 }
 
-ActiveSetStep::ActiveSetStep(int n, const TrustRegionOptions& options)
+ActiveSetStep::ActiveSetStep(int n, const TrustRegionOptions& options, Vector* lent_hd)
     : options_(options),
-      cg_(n),
+      cg_(n, lent_hd),
       free_(n),
       hp_(n),
       gradient_(n),

@@ -54,7 +54,8 @@ struct ActiveSetResult {
 
 class ActiveSetStep {
  public:
-  ActiveSetStep(int n, const TrustRegionOptions& options);
+  // lent_hd: TruncatedCg's.
+  ActiveSetStep(int n, const TrustRegionOptions& options, Vector* lent_hd = nullptr);
 
   // p <- the step (lower <= p <= upper, ||p|| <= radius). CG stops at a face
   // residual ||(g + H p)_F|| <= tol and after max_cg_iter iterations in all.

@@ -114,7 +114,7 @@ void CholeskyPreconditioner::Assemble(const Iterate& it) {
   const double* w = q_->hessian().valuePtr();
   for (size_t k = 0; k < w_slot_.size(); ++k) h[w_slot_[k]] += w[k];
   const double beta = q_->beta();
-  const SparseMatrix& j = it.jacobian;
+  const ConstSparseMatrixView j = it.jacobian();
   size_t pair = 0;
   int slack_index = 0;
   for (int r = 0; r < j.outerSize(); ++r) {

@@ -55,7 +55,8 @@ void SwapIterates(Iterate* a, Iterate* b) {
   std::swap(a->c_squared, b->c_squared);
   std::swap(a->lambda_c, b->lambda_c);
   a->grad_f.swap(b->grad_f);
-  a->jacobian.swap(b->jacobian);
+  a->jacobian_values.swap(b->jacobian_values);
+  std::swap(a->jacobian_pattern, b->jacobian_pattern);
   a->grad_q.swap(b->grad_q);
   std::swap(a->grad_q_norm, b->grad_q_norm);
 }

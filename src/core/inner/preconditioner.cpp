@@ -47,9 +47,9 @@ class JacobiPreconditioner : public Preconditioner {
   bool Update(const Iterate& it) override {
     PositiveDiagonal(*q_, &diag_);
     const double beta = q_->beta();
-    const SparseMatrix& j = it.jacobian;
+    const ConstSparseMatrixView j = it.jacobian();
     for (int r = 0; r < j.outerSize(); ++r) {
-      for (SparseMatrix::InnerIterator e(j, r); e; ++e) diag_[e.col()] += beta * e.value() * e.value();
+      for (ConstSparseMatrixView::InnerIterator e(j, r); e; ++e) diag_[e.col()] += beta * e.value() * e.value();
     }
     diag_.tail(q_->num_slacks()).array() += beta;
     return true;
@@ -110,8 +110,8 @@ class PenaltyPreconditioner : public Preconditioner {
     PositiveDiagonal(*q_, &diag_);
     const int nx = q_->num_x();
     const Vector dinv_x = diag_.head(nx).cwiseInverse();
-    const SparseMatrix jd = it.jacobian * dinv_x.asDiagonal();
-    LowerMatrix s = (jd * it.jacobian.transpose()).triangularView<Eigen::Lower>();
+    const SparseMatrix jd = it.jacobian() * dinv_x.asDiagonal();
+    LowerMatrix s = (jd * it.jacobian().transpose()).triangularView<Eigen::Lower>();
     Vector extra = Vector::Constant(q_->m(), 1.0 / q_->beta());
     for (int i = 0; i < q_->num_slacks(); ++i) extra[q_->slack_row(i)] += 1.0 / diag_[nx + i];
     for (int r = 0; r < q_->m(); ++r) s.coeffRef(r, r) += extra[r];
@@ -128,7 +128,7 @@ class PenaltyPreconditioner : public Preconditioner {
     *z = r.cwiseQuotient(diag_);  // D^{-1} r
     if (q_->m() == 0) return;
     const int nx = q_->num_x();
-    t_.noalias() = at_->jacobian * z->head(nx);  // J_z w
+    t_.noalias() = at_->jacobian() * z->head(nx);  // J_z w
     for (int i = 0; i < q_->num_slacks(); ++i) t_[q_->slack_row(i)] -= (*z)[nx + i];
     if (use_dense_) {
       y_ = dense_.solve(t_);
@@ -136,7 +136,7 @@ class PenaltyPreconditioner : public Preconditioner {
       sparse_->Solve(t_, &y_);
     }
     // z -= D^{-1} J_z^T y
-    z->head(nx).noalias() -= (at_->jacobian.transpose() * y_).cwiseQuotient(diag_.head(nx));
+    z->head(nx).noalias() -= (at_->jacobian().transpose() * y_).cwiseQuotient(diag_.head(nx));
     for (int i = 0; i < q_->num_slacks(); ++i) (*z)[nx + i] += y_[q_->slack_row(i)] / diag_[nx + i];
   }
 
@@ -256,7 +256,7 @@ bool Affordable(const FactorCost& cost, double product_work, const TrustRegionOp
 std::unique_ptr<Preconditioner> MakePreconditioner(const TrustRegionOptions& options,
                                                    PenaltyFunction* q) {
   SparseMatrix j;
-  q->JacobianPattern(&j);
+  q->JacobianPatternMatrix(&j);
   std::unique_ptr<Preconditioner> chosen;
   switch (options.preconditioner) {
     case PreconditionerKind::kNone: return nullptr;

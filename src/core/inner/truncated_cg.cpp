@@ -1,6 +1,7 @@
 #include "core/inner/truncated_cg.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include "core/linalg/huge_pages.hpp"
@@ -35,8 +36,10 @@ double CgPreconditioner::Direction(const Vector& r, const Vector* free, bool fir
   return NextDirection(r, *work, first, rz_previous, d);
 }
 
-TruncatedCg::TruncatedCg(int n) : r_(n), d_(n), hd_(n) {
-  for (const Vector* v : {&r_, &d_, &hd_}) AdviseHugePages(v->data(), sizeof(double) * n);
+TruncatedCg::TruncatedCg(int n, Vector* lent_hd)
+    : r_(n), d_(n), own_hd_(lent_hd ? 0 : n), hd_(lent_hd ? *lent_hd : own_hd_) {
+  assert(hd_.size() == n);
+  for (const Vector* v : {&r_, &d_, &own_hd_}) AdviseHugePages(v->data(), sizeof(double) * v->size());
 }
 
 void TruncatedCg::Reserve(const CgPreconditioner* preconditioner) {

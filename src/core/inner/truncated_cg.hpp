@@ -70,7 +70,11 @@ class CgPreconditioner {
 
 class TruncatedCg {
  public:
-  explicit TruncatedCg(int n);  // work vectors sized once
+  // Work vectors sized once. `lent_hd`, when given, is a caller's n-vector
+  // that CG uses for H d during Solve and SolveOnFace only (its contents do
+  // not survive a call, nothing the products call may use it): one n-vector
+  // less (docs/algorithm.md, "Memory budget").
+  explicit TruncatedCg(int n, Vector* lent_hd = nullptr);
   // Sizes M^{-1} r's vector when `preconditioner` needs one (CgPreconditioner::needs_work).
   void Reserve(const CgPreconditioner* preconditioner);
 
@@ -94,7 +98,8 @@ class TruncatedCg {
   CgResult Iterate(const HessianOperator& hessian, double radius, double tol, int max_iter,
                    const Vector* free, CgPreconditioner* preconditioner, Vector* p);
 
-  Vector r_, z_, d_, hd_;  // z_: M^{-1} r, sized by Reserve only where needed
+  Vector r_, z_, d_, own_hd_;  // z_: M^{-1} r, sized by Reserve only where needed
+  Vector& hd_;                 // own_hd_ or the lent vector
   double first_step_ = 0.0;  // the step length along d_0 (p = first_step_ d_0 after one iteration)
 };
 

@@ -11,8 +11,11 @@ namespace qpm {
 TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
     : options_(options),
       q_(q),
-      cg_(q->has_bounds() ? 0 : q->n()),  // with a box, the active-set step's CG runs
-      active_set_(q->has_bounds() ? q->n() : 0, options),
+      // With a box the active-set step's CG runs, else cg_; the one that runs
+      // has the penalty's scratch vector for H d (nothing in a CG step uses it).
+      cg_(q->has_bounds() ? 0 : q->n(), q->has_bounds() ? nullptr : &q->scratch()),
+      active_set_(q->has_bounds() ? q->n() : 0, options,
+                  q->has_bounds() ? &q->scratch() : nullptr),
       radius_(options.initial_radius),
       max_radius_(options.max_radius),
       preconditioner_(MakePreconditioner(options, q)) {
