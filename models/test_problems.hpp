@@ -229,7 +229,7 @@ class DenseTnlp : public Ipopt::TNLP {
   }
   bool eval_jac_g(Index n, const Number* x, bool new_x, Index m, Index, Index* row, Index* col,
                   Number* values) override {
-    if (values == nullptr) return JacobianStructure(n, m, row, col);
+    if (values == nullptr) return ++jacobian_structure_calls, JacobianStructure(n, m, row, col);
     new_x_flags.push_back(new_x);
     const Vector point = Eigen::Map<const Vector>(x, n);
     const Eigen::MatrixXd d = p_.jac(point);
@@ -316,6 +316,7 @@ class DenseTnlp : public Ipopt::TNLP {
   int f_calls = 0;
   int callbacks = 0;
   int eval_h_calls = 0;
+  int jacobian_structure_calls = 0;  // eval_jac_g with values == nullptr
   Index last_iter = -1;
   int finalize_calls = 0;
   Ipopt::SolverReturn final_status = Ipopt::UNASSIGNED;

@@ -168,6 +168,22 @@ BOOST_AUTO_TEST_CASE(MultiplierEstimatesKeepBetaBoundedAtTightTolerance) {
   }
 }
 
+// As Ipopt, J's structure is read once per solve, whatever wraps the model
+// (scaling, fixed variables): a model that counts its calls, or fails on a
+// later one, sees what Ipopt would make it see.
+BOOST_AUTO_TEST_CASE(ModelIsAskedForTheJacobianStructureOncePerSolve) {
+  for (const TestProblem& p : AllProblems()) {
+    SmartPtr<DenseTnlp> tnlp = new DenseTnlp(p);
+    SmartPtr<Ipopt::IpoptApplication> app = QuietQpm();
+    BOOST_REQUIRE(app->Initialize("") == Ipopt::Solve_Succeeded);
+    const Ipopt::ApplicationReturnStatus status = app->OptimizeTNLP(GetRawPtr(tnlp));
+    BOOST_TEST_CONTEXT(p.name) {
+      BOOST_TEST(status == Ipopt::Solve_Succeeded);
+      BOOST_TEST(tnlp->jacobian_structure_calls == 1);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(MultipliersReturnedSatisfyStationarityInIpoptsSign) {
   const TestProblem p = CircleLinear();  // lambda* = 1/2 in Ipopt's sign
   const qpm::Summary s = SolveDefault(p, p.x0);

@@ -1,6 +1,7 @@
 #define BOOST_TEST_MODULE scaled_problem
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -40,7 +41,9 @@ class BadlyScaled : public qpm::Problem {
     g_l << 400, -kInf, 0;
     g_u << 400, 10, kInf;
   }
+  mutable int init_jacobian_calls = 0;
   void InitJacobian(qpm::SparseMatrix* j) const override {
+    ++init_jacobian_calls;
     std::vector<Eigen::Triplet<double>> t{{0, 0, 1}, {0, 1, 1}, {1, 0, 1}, {1, 2, 1}, {2, 1, 1}, {2, 2, 1}};
     j->resize(3, 3);
     j->setFromTriplets(t.begin(), t.end());
@@ -145,6 +148,22 @@ BOOST_AUTO_TEST_CASE(FactorsFollowIpoptsGradientRuleAtTheStartPoint) {
   BOOST_TEST(model.evals_grad == 1);
   BOOST_TEST(model.evals_jac == 1);
   BOOST_TEST(model.evals_f + model.evals_g + model.evals_hess == 0);
+}
+
+// The solver's own request for J's pattern (the penalty's, after Compute)
+// is served from J(x0)'s matrix: the model is asked once, which lets
+// TnlpProblem hand its pattern over instead of keeping a copy.
+BOOST_AUTO_TEST_CASE(ModelIsAskedForTheJacobianPatternOnce) {
+  BadlyScaled model;
+  qpm::ScaledProblem scaled(&model);
+  BOOST_REQUIRE(scaled.Compute(kX0));
+  qpm::SparseMatrix pattern, direct;
+  scaled.InitJacobian(&pattern);
+  BOOST_TEST(model.init_jacobian_calls == 1);
+  model.InitJacobian(&direct);
+  BOOST_REQUIRE(pattern.nonZeros() == direct.nonZeros());
+  BOOST_TEST(std::equal(direct.innerIndexPtr(), direct.innerIndexPtr() + direct.nonZeros(),
+                        pattern.innerIndexPtr()));
 }
 
 BOOST_AUTO_TEST_CASE(ScaledValuesAndDerivativesAreTheFactorsTimesTheUnscaledOnes) {

@@ -61,6 +61,14 @@ bool ScaledProblem::ComputeObjectiveFactor(const ConstVectorRef& x0) {
   return true;
 }
 
+void ScaledProblem::InitJacobian(SparseMatrix* jacobian) const {
+  if (m_ > 0 && jacobian_work_.rows() == m_) {
+    *jacobian = jacobian_work_;
+  } else {
+    problem_->InitJacobian(jacobian);
+  }
+}
+
 bool ScaledProblem::ComputeConstraintFactors(const ConstVectorRef& x0) {
   if (m_ == 0) return true;  // nothing to scale: skip the Jacobian callback
   if (jacobian_work_.rows() != m_) {

@@ -52,7 +52,9 @@ class ScaledProblem : public Problem {
   int num_constraints() const override { return m_; }
   void GetBounds(VectorRef x_l, VectorRef x_u, VectorRef g_l, VectorRef g_u) const override;
   bool AnyVariableBound() const override { return problem_->AnyVariableBound(); }
-  void InitJacobian(SparseMatrix* jacobian) const override { problem_->InitJacobian(jacobian); }
+  // From J(x0)'s matrix while it is held, so that the wrapped problem is
+  // asked for J's pattern once (TnlpProblem hands it over on the first call).
+  void InitJacobian(SparseMatrix* jacobian) const override;
   bool EvalObjective(const ConstVectorRef& x, double* f) override;
   bool EvalConstraints(const ConstVectorRef& x, VectorRef g) override;
   bool EvalGradient(const ConstVectorRef& x, VectorRef grad_f) override;
