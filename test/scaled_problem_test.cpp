@@ -42,6 +42,8 @@ class BadlyScaled : public qpm::Problem {
     g_u << 400, 10, kInf;
   }
   mutable int init_jacobian_calls = 0;
+  int promises = 0;  // SamePointNext calls that reached the model
+  void SamePointNext() override { ++promises; }
   void InitJacobian(qpm::SparseMatrix* j) const override {
     ++init_jacobian_calls;
     std::vector<Eigen::Triplet<double>> t{{0, 0, 1}, {0, 1, 1}, {1, 0, 1}, {1, 2, 1}, {2, 1, 1}, {2, 2, 1}};
@@ -164,6 +166,25 @@ BOOST_AUTO_TEST_CASE(ModelIsAskedForTheJacobianPatternOnce) {
   BOOST_REQUIRE(pattern.nonZeros() == direct.nonZeros());
   BOOST_TEST(std::equal(direct.innerIndexPtr(), direct.innerIndexPtr() + direct.nonZeros(),
                         pattern.innerIndexPtr()));
+}
+
+// A promise before a call served from the start's copies must not stay
+// pending in the model for a later call at another point.
+BOOST_AUTO_TEST_CASE(SamePointPromiseReachesTheModelOnlyWithTheCallItCovers) {
+  BadlyScaled model;
+  qpm::ScaledProblem scaled(&model);
+  BOOST_REQUIRE(scaled.Compute(kX0));
+  Vector grad(3);
+  scaled.SamePointNext();
+  BOOST_REQUIRE(scaled.EvalGradient(kX0, grad));  // served: grad f(x0) was kept
+  BOOST_TEST(model.evals_grad == 1);
+  BOOST_TEST(model.promises == 0);
+  double f;
+  BOOST_REQUIRE(scaled.EvalObjective(kX0 + Vector::Ones(3), &f));
+  BOOST_TEST(model.promises == 0);
+  scaled.SamePointNext();
+  BOOST_REQUIRE(scaled.EvalObjective(kX0 + Vector::Ones(3), &f));
+  BOOST_TEST(model.promises == 1);
 }
 
 BOOST_AUTO_TEST_CASE(ScaledValuesAndDerivativesAreTheFactorsTimesTheUnscaledOnes) {

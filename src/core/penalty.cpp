@@ -68,6 +68,8 @@ void PenaltyFunction::JacobianPatternMatrix(SparseMatrix* jacobian) const {
   const JacobianPattern& p = jacobian_pattern_;
   jacobian->resize(p.rows, p.cols);
   jacobian->resizeNonZeros(static_cast<Eigen::Index>(p.inner.size()));
+  AdviseHugePages(jacobian->valuePtr(), sizeof(double) * p.inner.size());
+  AdviseHugePages(jacobian->innerIndexPtr(), sizeof(int) * p.inner.size());
   std::copy(p.outer.begin(), p.outer.end(), jacobian->outerIndexPtr());
   std::copy(p.inner.begin(), p.inner.end(), jacobian->innerIndexPtr());
   std::fill_n(jacobian->valuePtr(), p.inner.size(), 0.0);

@@ -130,6 +130,10 @@ class PenaltyFunction {
   bool EvaluateValues(Iterate* it);
   // grad f and J at it->x (one grad Q evaluation), then grad Q for beta().
   bool EvaluateDerivatives(Iterate* it);
+  // The caller's promise that the next evaluation is at the z of the last
+  // one, unchanged (Problem::SamePointNext): the derivatives and W of a
+  // trial point right after its values.
+  void SamePointNext() { problem_->SamePointNext(); }
   // grad Q and the stationarity for the current beta from the cached values.
   void FormGradient(Iterate* it) const;
   // Sets each slack to g_j(x) projected on [g_l,j, g_u,j] (c_I = 0 when

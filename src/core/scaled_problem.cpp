@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/linalg/huge_pages.hpp"
 
@@ -63,7 +64,7 @@ bool ScaledProblem::ComputeObjectiveFactor(const ConstVectorRef& x0) {
 
 void ScaledProblem::InitJacobian(SparseMatrix* jacobian) const {
   if (m_ > 0 && jacobian_work_.rows() == m_) {
-    *jacobian = jacobian_work_;
+    CopyLarge(jacobian_work_, jacobian);
   } else {
     problem_->InitJacobian(jacobian);
   }
@@ -99,14 +100,19 @@ void ScaledProblem::GetBounds(VectorRef x_l, VectorRef x_u, VectorRef g_l, Vecto
   g_u.array() *= dc_.array();
 }
 
+Problem* ScaledProblem::Wrapped() {
+  if (std::exchange(same_point_next_, false)) problem_->SamePointNext();
+  return problem_;
+}
+
 bool ScaledProblem::EvalObjective(const ConstVectorRef& x, double* f) {
-  if (!problem_->EvalObjective(x, f)) return false;
+  if (!Wrapped()->EvalObjective(x, f)) return false;
   *f *= df_;
   return true;
 }
 
 bool ScaledProblem::EvalConstraints(const ConstVectorRef& x, VectorRef g) {
-  if (!problem_->EvalConstraints(x, g)) return false;
+  if (!Wrapped()->EvalConstraints(x, g)) return false;
   g.array() *= dc_.array();
   return true;
 }
@@ -114,8 +120,8 @@ bool ScaledProblem::EvalConstraints(const ConstVectorRef& x, VectorRef g) {
 bool ScaledProblem::EvalGradient(const ConstVectorRef& x, VectorRef grad_f) {
   const bool serve = AtStart(x, gradient_held_);
   gradient_held_ = false;
-  if (serve) grad_f = grad_work_;
-  const bool ok = serve || problem_->EvalGradient(x, grad_f);
+  if (serve) grad_f = grad_work_, same_point_next_ = false;
+  const bool ok = serve || Wrapped()->EvalGradient(x, grad_f);
   ReleaseIfUsed();
   if (!ok) return false;
   grad_f *= df_;
@@ -126,8 +132,11 @@ bool ScaledProblem::EvalJacobian(const ConstVectorRef& x, SparseMatrixView* jaco
   const bool serve =
       AtStart(x, jacobian_held_) && jacobian->nonZeros() == jacobian_work_.nonZeros();
   jacobian_held_ = false;
-  if (serve) std::copy_n(jacobian_work_.valuePtr(), jacobian_work_.nonZeros(), jacobian->valuePtr());
-  const bool ok = serve || problem_->EvalJacobian(x, jacobian);
+  if (serve) {
+    std::copy_n(jacobian_work_.valuePtr(), jacobian_work_.nonZeros(), jacobian->valuePtr());
+    same_point_next_ = false;
+  }
+  const bool ok = serve || Wrapped()->EvalJacobian(x, jacobian);
   ReleaseIfUsed();
   if (!ok) return false;
   // Row-major: row j's values are contiguous, scaled in place.
@@ -141,7 +150,7 @@ bool ScaledProblem::EvalJacobian(const ConstVectorRef& x, SparseMatrixView* jaco
 bool ScaledProblem::EvalHessian(const ConstVectorRef& x, double sigma, const ConstVectorRef& lambda,
                                 SparseMatrix* hessian) {
   lambda_work_.array() = dc_.array() * lambda.array();
-  return problem_->EvalHessian(x, sigma * df_, lambda_work_, hessian);
+  return Wrapped()->EvalHessian(x, sigma * df_, lambda_work_, hessian);
 }
 
 void ScaledProblem::UnscaleConstraints(const ConstVectorRef& g_scaled, VectorRef g) const {

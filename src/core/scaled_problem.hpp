@@ -59,7 +59,9 @@ class ScaledProblem : public Problem {
   bool EvalConstraints(const ConstVectorRef& x, VectorRef g) override;
   bool EvalGradient(const ConstVectorRef& x, VectorRef grad_f) override;
   bool EvalJacobian(const ConstVectorRef& x, SparseMatrixView* jacobian) override;
-  void SamePointNext() override { problem_->SamePointNext(); }
+  // Kept, and handed on only to the next call that reaches the wrapped
+  // problem: one served from the start's copies leaves no promise pending there.
+  void SamePointNext() override { same_point_next_ = true; }
   bool has_hessian() const override { return problem_->has_hessian(); }
   void InitHessian(SparseMatrix* hessian) const override { problem_->InitHessian(hessian); }
   bool EvalHessian(const ConstVectorRef& x, double sigma, const ConstVectorRef& lambda,
@@ -95,6 +97,9 @@ class ScaledProblem : public Problem {
   Vector grad_work_;      // grad f(x0), unscaled, while gradient_held_
   SparseMatrix jacobian_work_;  // J(x0), unscaled, while jacobian_held_
   bool gradient_held_ = false, jacobian_held_ = false;
+  bool same_point_next_ = false;
+  // The wrapped problem, told SamePointNext first when the caller promised it.
+  Problem* Wrapped();
 };
 
 }  // namespace qpm

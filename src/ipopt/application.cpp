@@ -99,14 +99,18 @@ void Finalize(TNLP* tnlp, const TnlpProblem& problem, const Summary& s, bool abo
   const double scaling = problem.obj_scaling();
   const bool have_values = s.termination != TerminationType::kInvalidNumberAtStart &&
                            s.termination != TerminationType::kInvalidOptions;
-  const Vector lambda = s.lambda / scaling;
-  const Vector z_l = s.z_l / scaling;
-  const Vector z_u = s.z_u / scaling;
+  // v / obj_scaling, without a copy when that is v (n-vectors at scale).
+  auto unscaled = [scaling](const Vector& v, Vector* buffer) {
+    if (scaling == 1.0) return v.data();
+    *buffer = v / scaling;
+    return static_cast<const double*>(buffer->data());
+  };
+  Vector lambda, z_l, z_u;
   const double obj = have_values ? s.f / scaling : std::nan("");
   const SolverReturn code = aborted ? INTERNAL_ERROR : ToSolverReturn(s.termination);
-  tnlp->finalize_solution(code, problem.num_variables(), s.x.data(),
-                          z_l.data(), z_u.data(), problem.num_constraints(), s.g.data(),
-                          lambda.data(), obj, nullptr, nullptr);
+  tnlp->finalize_solution(code, problem.num_variables(), s.x.data(), unscaled(s.z_l, &z_l),
+                          unscaled(s.z_u, &z_u), problem.num_constraints(), s.g.data(),
+                          unscaled(s.lambda, &lambda), obj, nullptr, nullptr);
 }
 
 SolveFigures MakeFigures(const Summary& s, const CallbackCounts& counts, double scaling,
@@ -361,7 +365,7 @@ ApplicationReturnStatus QpmApplication::Solve(const SmartPtr<TNLP>& tnlp) {
     return Invalid_Problem_Definition;
   }
   RunDerivativeTest(*tnlp);
-  PrintHeader(*Jnlst(), *problem, options);
+  if (Jnlst()->ProduceOutput(J_SUMMARY, J_MAIN)) PrintHeader(*Jnlst(), *problem, options);
 
   const double scaling = tnlp_options.obj_scaling;
   Callbacks callbacks;

@@ -8,6 +8,7 @@
 
 #include <IpSolveStatistics.hpp>
 
+#include "core/linalg/huge_pages.hpp"
 #include "qpm/ipopt/application.hpp"
 
 namespace qpm {
@@ -79,11 +80,11 @@ class RecordingTnlp : public TNLP {
                          IpoptCalculatedQuantities* ip_cq) override {
     run_->finalized = true;
     run_->f = obj_value;
-    run_->x = Eigen::Map<const Vector>(x, n);
-    run_->z_L = Eigen::Map<const Vector>(z_L, n);
-    run_->z_U = Eigen::Map<const Vector>(z_U, n);
-    run_->g = Eigen::Map<const Vector>(g, m);
-    run_->lambda = Eigen::Map<const Vector>(lambda, m);
+    CopyLarge(Eigen::Map<const Vector>(x, n), &run_->x);
+    CopyLarge(Eigen::Map<const Vector>(z_L, n), &run_->z_L);
+    CopyLarge(Eigen::Map<const Vector>(z_U, n), &run_->z_U);
+    CopyLarge(Eigen::Map<const Vector>(g, m), &run_->g);
+    CopyLarge(Eigen::Map<const Vector>(lambda, m), &run_->lambda);
     inner_->finalize_solution(status, n, x, z_L, z_U, m, g, lambda, obj_value, ip_data, ip_cq);
   }
 

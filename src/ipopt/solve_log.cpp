@@ -28,11 +28,16 @@ void PrintBanner(Ipopt::Journalist& jnlst, const char* version) {
 void PrintHeader(Ipopt::Journalist& jnlst, const TnlpProblem& problem, const Options& o) {
   jnlst.Printf(J_SUMMARY, J_MAIN, "Number of variables............................: %8d\n",
                problem.num_variables());
-  Vector x_l(problem.num_variables()), x_u(problem.num_variables());
-  Vector g_l(problem.num_constraints()), g_u(problem.num_constraints());
-  problem.GetBounds(x_l, x_u, g_l, g_u);
-  const long bounded = ((x_l.array() > -kInf) || (x_u.array() < kInf)).count();
-  const long fixed = (x_l.array() == x_u.array()).count();
+  long bounded = 0, fixed = 0;
+  if (problem.AnyVariableBound()) {  // else no n-vectors of infinite bounds to read
+    Vector x_l(problem.num_variables()), x_u(problem.num_variables());
+    Vector g_l(problem.num_constraints()), g_u(problem.num_constraints());
+    problem.GetBounds(x_l, x_u, g_l, g_u);
+    bounded = ((x_l.array() > -kInf) || (x_u.array() < kInf)).count();
+    fixed = (x_l.array() == x_u.array()).count();
+  }
+  const Vector& g_l = problem.row_lower();
+  const Vector& g_u = problem.row_upper();
   jnlst.Printf(J_SUMMARY, J_MAIN, "Number of variables with bounds................: %8ld (%ld fixed)\n",
                bounded, fixed);
   jnlst.Printf(J_SUMMARY, J_MAIN, "Number of equality constraints.................: %8d\n",

@@ -413,6 +413,7 @@ bool TnlpProblem::EvalGradient(const ConstVectorRef& x, VectorRef grad_f) {
 void TnlpProblem::Pattern::To(SparseMatrix* matrix) const {
   matrix->resize(rows, cols);
   matrix->resizeNonZeros(static_cast<Eigen::Index>(inner.size()));
+  AdviseHugePages(matrix->outerIndexPtr(), sizeof(int) * outer.size());
   AdviseHugePages(matrix->valuePtr(), sizeof(double) * inner.size());
   AdviseHugePages(matrix->innerIndexPtr(), sizeof(int) * inner.size());
   std::copy(outer.begin(), outer.end(), matrix->outerIndexPtr());

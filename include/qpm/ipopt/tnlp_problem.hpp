@@ -78,6 +78,8 @@ class TnlpProblem : public Problem {
   // problem's scaling (times obj_scaling_factor); empty otherwise.
   const Vector& starting_multipliers() const { return lambda0_; }
   long jacobian_nonzeros() const { return jac_nonzeros_; }
+  const Vector& row_lower() const { return g_l_; }  // g_l, infinite bounds as -inf
+  const Vector& row_upper() const { return g_u_; }
   int num_equalities() const { return static_cast<int>((g_l_.array() == g_u_.array()).count()); }
   double obj_scaling() const { return options_.obj_scaling; }
   const CallbackCounts& counts() const { return counts_; }

@@ -133,6 +133,7 @@ bool TrustRegion::HessianAtTrial(const InnerControl& control, bool* hessian_curr
     *hessian_current = false;  // not needed: the subproblem ends at the trial point
     return true;
   }
+  q_->SamePointNext();  // right after the trial's derivatives (TryStep accepted it)
   *hessian_current = q_->EvaluateHessian(trial_);
   last_trial_failed_ = !*hessian_current;
   if (!*hessian_current) radius_ = options_.shrink_factor * std::min(radius_, step_.norm());
@@ -212,6 +213,7 @@ double TrustRegion::Ratio(const Iterate& x, double predicted) {
     const double reg = options_.rho_regularization * scale;
     const double rho = (q0 - trial_.Q(beta) + reg) / (predicted + reg);
     if (rho < options_.eta_accept) return rho;
+    q_->SamePointNext();  // right after the trial's values
     derivatives_ready_ = q_->EvaluateDerivatives(&trial_);
     last_trial_failed_ = !derivatives_ready_;
     return rho;
@@ -233,6 +235,7 @@ double TrustRegion::Ratio(const Iterate& x, double predicted) {
   // there implies actual >= eta_accept predicted - reg > 0, a true decrease:
   // rho_regularization (1e-13) is 1000 times below value_noise.)
   if (trial_.Q(beta) > q0 + options_.value_noise * scale) return 0.0;  // clearly worse
+  q_->SamePointNext();  // right after the trial's values
   last_trial_failed_ = !q_->EvaluateDerivatives(&trial_);
   if (last_trial_failed_) return -std::numeric_limits<double>::infinity();
   derivatives_ready_ = true;

@@ -1,5 +1,6 @@
 #include "core/linalg/huge_pages.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 #if defined(__linux__)
@@ -29,7 +30,23 @@ void SetZeroLarge(Vector* v, Eigen::Index n) {
   v->setZero();
 }
 
-void CopyLarge(const Vector& from, Vector* to) {
+void CopyLarge(const SparseMatrix& from, SparseMatrix* to) {
+  if (!from.isCompressed()) {
+    *to = from;
+    return;
+  }
+  const std::size_t nnz = static_cast<std::size_t>(from.nonZeros());
+  to->resize(from.rows(), from.cols());
+  to->resizeNonZeros(from.nonZeros());
+  AdviseHugePages(to->outerIndexPtr(), sizeof(int) * static_cast<std::size_t>(from.outerSize() + 1));
+  AdviseHugePages(to->innerIndexPtr(), sizeof(int) * nnz);
+  AdviseHugePages(to->valuePtr(), sizeof(double) * nnz);
+  std::copy_n(from.outerIndexPtr(), from.outerSize() + 1, to->outerIndexPtr());
+  std::copy_n(from.innerIndexPtr(), nnz, to->innerIndexPtr());
+  std::copy_n(from.valuePtr(), nnz, to->valuePtr());
+}
+
+void CopyLarge(const ConstVectorRef& from, Vector* to) {
   if (to->size() != from.size()) {
     to->resize(from.size());
     AdviseHugePages(to->data(), sizeof(double) * static_cast<std::size_t>(from.size()));

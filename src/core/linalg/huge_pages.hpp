@@ -22,7 +22,10 @@ void AdviseHugePages(const void* data, std::size_t bytes);
 void SetZeroLarge(Vector* v, Eigen::Index n);
 
 // *to = from, advised before the copy touches a new allocation.
-void CopyLarge(const Vector& from, Vector* to);
+void CopyLarge(const ConstVectorRef& from, Vector* to);
+
+// *to = from (compressed), its arrays advised before the copy touches them.
+void CopyLarge(const SparseMatrix& from, SparseMatrix* to);
 
 }  // namespace qpm
 
