@@ -212,25 +212,25 @@ class DenseTnlp : public Ipopt::TNLP {
     if (throw_at_eval_f > 0 && ++eval_f_calls == throw_at_eval_f) {
       throw std::runtime_error("model broke at call " + std::to_string(eval_f_calls));
     }
-    new_x_flags.push_back(new_x);
+    SeeX(n, x, new_x);
     f = p_.f(Eigen::Map<const Vector>(x, n)) + (nan_at_start && ++f_calls == 1 ? NAN : 0.0);
     return true;
   }
   bool eval_grad_f(Index n, const Number* x, bool new_x, Number* grad) override {
-    new_x_flags.push_back(new_x);
+    SeeX(n, x, new_x);
     Eigen::Map<Vector>(grad, n) = p_.grad(Eigen::Map<const Vector>(x, n));
     grad[n - 1] += grad_error;
     return true;
   }
   bool eval_g(Index n, const Number* x, bool new_x, Index m, Number* g) override {
-    new_x_flags.push_back(new_x);
+    SeeX(n, x, new_x);
     Eigen::Map<Vector>(g, m) = p_.c(Eigen::Map<const Vector>(x, n));
     return true;
   }
   bool eval_jac_g(Index n, const Number* x, bool new_x, Index m, Index, Index* row, Index* col,
                   Number* values) override {
     if (values == nullptr) return ++jacobian_structure_calls, JacobianStructure(n, m, row, col);
-    new_x_flags.push_back(new_x);
+    SeeX(n, x, new_x);
     const Vector point = Eigen::Map<const Vector>(x, n);
     const Eigen::MatrixXd d = p_.jac(point);
     const int copies = split_ ? 2 : 1;
@@ -253,9 +253,10 @@ class DenseTnlp : public Ipopt::TNLP {
   }
   // One triangle (upper_hessian picks which), every entry split in two
   // halves when `split`; counts every call, structure calls included.
-  bool eval_h(Index n, const Number* x, bool, Number sigma, Index m, const Number* lambda, bool,
-              Index, Index* row, Index* col, Number* values) override {
+  bool eval_h(Index n, const Number* x, bool new_x, Number sigma, Index m, const Number* lambda,
+              bool, Index, Index* row, Index* col, Number* values) override {
     ++eval_h_calls;
+    if (values) CheckNewX(n, x, new_x);
     const int copies = split_ ? 2 : 1;
     const Index offset = style_ == FORTRAN_STYLE ? 1 : 0;
     Eigen::MatrixXd d;
@@ -312,7 +313,8 @@ class DenseTnlp : public Ipopt::TNLP {
   double hess_error = 0.0;    // added to the first Hessian value
 
   // What the solver did.
-  std::vector<bool> new_x_flags;
+  std::vector<bool> new_x_flags;  // of eval_f, eval_g, eval_grad_f, eval_jac_g
+  int new_x_lies = 0;  // new_x = false at an x other than the last one seen
   int f_calls = 0;
   int callbacks = 0;
   int eval_h_calls = 0;
@@ -324,9 +326,21 @@ class DenseTnlp : public Ipopt::TNLP {
   double f_final = 0.0;
 
  private:
+  // Ipopt's contract: new_x = false only at the x of the previous call.
+  void CheckNewX(Index n, const Number* x, bool new_x) {
+    const Eigen::Map<const Vector> point(x, n);
+    if (!new_x && !(last_x_.size() == n && last_x_ == point)) ++new_x_lies;
+    last_x_ = point;
+  }
+  void SeeX(Index n, const Number* x, bool new_x) {
+    new_x_flags.push_back(new_x);
+    CheckNewX(n, x, new_x);
+  }
+
   TestProblem p_;
   IndexStyleEnum style_;
   bool split_;
+  Vector last_x_;
 };
 
 }  // namespace qpm_test

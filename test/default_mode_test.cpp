@@ -184,6 +184,32 @@ BOOST_AUTO_TEST_CASE(ModelIsAskedForTheJacobianStructureOncePerSolve) {
   }
 }
 
+// new_x = false is a promise to the model that x did not change: a model
+// that caches on it must see the x it cached, with every inner solver, with
+// and without scaling, with bounds (the active-set trust region) and without.
+BOOST_AUTO_TEST_CASE(NewXIsFalseOnlyAtThePointTheModelSawLast) {
+  const char* inner_solvers[] = {"trust-region", "lbfgs", "gradient-descent"};
+  for (const TestProblem& p : AllProblems()) {
+    for (const char* inner : inner_solvers) {
+      for (const char* scaling : {"gradient-based", "none"}) {
+        for (double box : {1e19, 10.0}) {  // 1e19: no bound (Ipopt's nlp_upper_bound_inf)
+          SmartPtr<DenseTnlp> tnlp = new DenseTnlp(p);
+          tnlp->x_lower = -box, tnlp->x_upper = box;
+          SmartPtr<Ipopt::IpoptApplication> app = QuietQpm();
+          app->Options()->SetStringValue("qpm_inner_solver", inner);
+          app->Options()->SetStringValue("nlp_scaling_method", scaling);
+          BOOST_REQUIRE(app->Initialize("") == Ipopt::Solve_Succeeded);
+          app->OptimizeTNLP(GetRawPtr(tnlp));
+          BOOST_TEST_CONTEXT(p.name << " " << inner << " " << scaling << " box " << box) {
+            BOOST_TEST(tnlp->new_x_flags.size() > 4u);
+            BOOST_TEST(tnlp->new_x_lies == 0);
+          }
+        }
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(MultipliersReturnedSatisfyStationarityInIpoptsSign) {
   const TestProblem p = CircleLinear();  // lambda* = 1/2 in Ipopt's sign
   const qpm::Summary s = SolveDefault(p, p.x0);

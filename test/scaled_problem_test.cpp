@@ -179,6 +179,13 @@ BOOST_AUTO_TEST_CASE(SamePointPromiseReachesTheModelOnlyWithTheCallItCovers) {
   BOOST_REQUIRE(scaled.EvalGradient(kX0, grad));  // served: grad f(x0) was kept
   BOOST_TEST(model.evals_grad == 1);
   BOOST_TEST(model.promises == 0);
+  qpm::SparseMatrix j;
+  scaled.InitJacobian(&j);
+  qpm::SparseMatrixView view = qpm::ViewOf(j);
+  scaled.SamePointNext();
+  BOOST_REQUIRE(scaled.EvalJacobian(kX0, &view));  // served: J(x0) was kept
+  BOOST_TEST(model.evals_jac == 1);
+  BOOST_TEST(model.promises == 0);
   double f;
   BOOST_REQUIRE(scaled.EvalObjective(kX0 + Vector::Ones(3), &f));
   BOOST_TEST(model.promises == 0);

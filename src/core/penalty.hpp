@@ -94,6 +94,9 @@ struct PenaltyCounts {
 class PenaltyFunction {
  public:
   explicit PenaltyFunction(Problem* problem);
+  // Iterates point to its JacobianPattern: it stays where it was made.
+  PenaltyFunction(const PenaltyFunction&) = delete;
+  PenaltyFunction& operator=(const PenaltyFunction&) = delete;
 
   int n() const { return n_ + num_slacks(); }  // size of z
   int num_x() const { return n_; }

@@ -1,7 +1,6 @@
 #include "core/inner/truncated_cg.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
 
 #include "core/linalg/huge_pages.hpp"
@@ -36,9 +35,15 @@ double CgPreconditioner::Direction(const Vector& r, const Vector* free, bool fir
   return NextDirection(r, *work, first, rz_previous, d);
 }
 
+namespace {
+bool Lendable(const Vector* lent, int n) { return lent && lent->size() == n; }
+}  // namespace
+
 TruncatedCg::TruncatedCg(int n, Vector* lent_hd)
-    : r_(n), d_(n), own_hd_(lent_hd ? 0 : n), hd_(lent_hd ? *lent_hd : own_hd_) {
-  assert(hd_.size() == n);
+    : r_(n),
+      d_(n),
+      own_hd_(Lendable(lent_hd, n) ? 0 : n),
+      hd_(Lendable(lent_hd, n) ? *lent_hd : own_hd_) {
   for (const Vector* v : {&r_, &d_, &own_hd_}) AdviseHugePages(v->data(), sizeof(double) * v->size());
 }
 

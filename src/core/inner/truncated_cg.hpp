@@ -75,6 +75,8 @@ class TruncatedCg {
   // not survive a call, nothing the products call may use it): one n-vector
   // less (docs/algorithm.md, "Memory budget").
   explicit TruncatedCg(int n, Vector* lent_hd = nullptr);
+  TruncatedCg(const TruncatedCg&) = delete;  // hd_ may refer to its own own_hd_
+  TruncatedCg& operator=(const TruncatedCg&) = delete;
   // Sizes M^{-1} r's vector when `preconditioner` needs one (CgPreconditioner::needs_work).
   void Reserve(const CgPreconditioner* preconditioner);
 
