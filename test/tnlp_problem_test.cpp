@@ -2,6 +2,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
+#include <memory>
+#include <string>
 
 #include "qpm/ipopt/tnlp_problem.hpp"
 #include "test_problems.hpp"
@@ -59,13 +61,17 @@ BOOST_AUTO_TEST_CASE(PassesTheModelsConstraintValues) {
   BOOST_TEST((problem->starting_point() - Hs7().x0).norm() == 0.0);
 }
 
-BOOST_AUTO_TEST_CASE(NewXIsFalseOnlyForTheSamePoint) {
+// Hs6 through the adapter, with buffers for its values.
+struct Hs6Adapted {
   SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs6());
   std::string error;
-  auto problem = Adapt(tnlp, &error);
+  std::unique_ptr<qpm::TnlpProblem> problem = Adapt(tnlp, &error);
+  Vector x = Hs6().x0, c = Vector(1), g = Vector(2);
+  double f = 0.0;
+};
+
+BOOST_FIXTURE_TEST_CASE(NewXIsFalseOnlyForTheSamePoint, Hs6Adapted) {
   BOOST_REQUIRE(problem);
-  Vector x = Hs6().x0, c(1), g(2);
-  double f;
   problem->EvalObjective(x, &f);
   problem->EvalConstraints(x, c);
   problem->EvalGradient(x, g);
@@ -83,13 +89,8 @@ BOOST_AUTO_TEST_CASE(NewXIsFalseOnlyForTheSamePoint) {
 
 // SamePointNext covers the next call only: a later call at the same buffer,
 // changed in place, is a new x again.
-BOOST_AUTO_TEST_CASE(SamePointPromiseCoversOnlyTheNextCall) {
-  SmartPtr<DenseTnlp> tnlp = new DenseTnlp(Hs6());
-  std::string error;
-  auto problem = Adapt(tnlp, &error);
+BOOST_FIXTURE_TEST_CASE(SamePointPromiseCoversOnlyTheNextCall, Hs6Adapted) {
   BOOST_REQUIRE(problem);
-  Vector x = Hs6().x0, c(1), g(2);
-  double f;
   problem->EvalObjective(x, &f);
   problem->SamePointNext();
   problem->EvalConstraints(x, c);  // promised: false without reading x
