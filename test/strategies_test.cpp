@@ -4,6 +4,7 @@
 #define BOOST_TEST_MODULE strategies
 #include <boost/test/unit_test.hpp>
 
+#include "core/inner/preconditioner.hpp"
 #include "core/outer/strategies.hpp"
 #include "test_problems.hpp"
 
@@ -178,7 +179,7 @@ BOOST_AUTO_TEST_CASE(MultipliersAreZeroInThePapersModeAndSeededInTheDefault) {
   qpm::Strategies d = qpm::MakeStrategies(qpm::Options(), nullptr, standard.q);
   d.multipliers->Seed(Vector::Constant(1, 0.25), &standard.q, &standard.x);
   BOOST_TEST(standard.q.multipliers()[0] == 0.25);
-  d.multipliers->Update(standard.x, &standard.q);  // lambda + beta c
+  d.multipliers->Update(standard.x, nullptr, &standard.q);  // lambda + beta c
   BOOST_TEST(standard.q.multipliers()[0] == 0.25 + standard.x.c[0]);
   d.multipliers->Reset(&standard.q);
   BOOST_TEST(standard.q.multipliers()[0] == 0.0);
@@ -192,6 +193,71 @@ BOOST_AUTO_TEST_CASE(TheMultiplierStepIsSkippedWhereItExplainsGradFWorse) {
   d.multipliers->Seed(Vector::Constant(1, 1.0), &far.q, &far.x);
   BOOST_REQUIRE(far.q.DualInfeasibilityAtMultipliers(far.x) < 1e-15);
   BOOST_REQUIRE(far.q.Dual(far.x).dual_inf > 1.0);
-  d.multipliers->Update(far.x, &far.q);
+  d.multipliers->Update(far.x, nullptr, &far.q);
   BOOST_TEST(far.q.multipliers()[0] == 1.0);
+}
+
+namespace {
+
+// min 1/2 ||x - d||^2  s.t.  D x = b, D the 10 x 12 second differences:
+// D D^T's smallest eigenvalue is 3e-3, so the first-order multiplier step
+// from the minimizer of L_A for lambda = 0 stays far from lambda* while the
+// dual function's Newton step is exact (the dual of a QP is quadratic).
+TestProblem SecondDifferences() {
+  const int n = 12, m = 10;
+  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(m, n);
+  for (int i = 0; i < m; ++i) a(i, i) = 1.0, a(i, i + 1) = -2.0, a(i, i + 2) = 1.0;
+  const Vector d = Vector::LinSpaced(n, 0.0, 3.0).array().sin();
+  const Vector b = Vector::Constant(m, 0.01);
+  TestProblem p;
+  p.name = "second_differences";
+  p.n = n, p.m = m;
+  p.x0 = Vector::Zero(n);
+  p.f = [d](const Vector& x) { return 0.5 * (x - d).squaredNorm(); };
+  p.grad = [d](const Vector& x) { return Vector(x - d); };
+  p.c = [a, b](const Vector& x) { return Vector(a * x - b); };
+  p.jac = [a](const Vector&) { return a; };
+  p.hess = [n](const Vector&, double sigma, const Vector&) {
+    return Eigen::MatrixXd(sigma * Eigen::MatrixXd::Identity(n, n));
+  };
+  p.x_star = d - a.transpose() * (a * a.transpose()).ldlt().solve(a * d - b);
+  return p;
+}
+
+// The multipliers after one update from the minimizer of L_A(., 0) for beta.
+Vector OneUpdate(const qpm::Options& o, double beta, Vector* lambda_star) {
+  const TestProblem p = SecondDifferences();
+  EigenProblem problem(p);
+  qpm::PenaltyFunction q(&problem);
+  q.set_beta(beta);
+  const Eigen::MatrixXd a = p.jac(p.x0);
+  const Vector d = p.grad(Vector::Zero(p.n)) * -1.0;
+  const Vector b = -p.c(Vector::Zero(p.n));
+  const Eigen::MatrixXd h = Eigen::MatrixXd::Identity(p.n, p.n) + beta * a.transpose() * a;
+  qpm::Iterate x;
+  q.Allocate(&x);
+  x.x = h.ldlt().solve(d + beta * a.transpose() * b);
+  qpm::Strategies s = qpm::MakeStrategies(o, nullptr, q);
+  s.multipliers->Seed(Vector::Zero(p.m), &q, &x);
+  BOOST_REQUIRE(q.EvaluateValues(&x));
+  BOOST_REQUIRE(q.EvaluateDerivatives(&x));
+  qpm::TrustRegionOptions cholesky;
+  cholesky.preconditioner = qpm::PreconditionerKind::kCholesky;
+  const auto factor = qpm::MakePreconditioner(cholesky, &q);
+  BOOST_REQUIRE(factor->face_solve());
+  s.multipliers->Update(x, factor->face_solve(), &q);
+  *lambda_star = (a * a.transpose()).ldlt().solve(a * d - b);
+  return q.multipliers();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(NewtonMultiplierStepReachesTheQpsMultipliersInOneUpdate) {
+  Vector lambda_star;
+  const Vector newton = OneUpdate(qpm::Options(), 1e2, &lambda_star);
+  BOOST_TEST((newton - lambda_star).norm() <= 1e-8 * lambda_star.norm());
+  qpm::Options first_order;
+  first_order.multipliers.newton_cg_iter = 0;
+  const Vector first = OneUpdate(first_order, 1e2, &lambda_star);
+  BOOST_TEST((first - lambda_star).norm() >= 0.1 * lambda_star.norm());
 }

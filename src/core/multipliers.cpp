@@ -110,7 +110,126 @@ Vector SolveLeastSquares(const PenaltyFunction& q, const Iterate& it, int max_it
   return y;
 }
 
+// S v = J_F H_FF^{-1} J_F^T v with J_F = J_z on the face, in two work
+// vectors of z's size.
+class DualHessian {
+ public:
+  DualHessian(const PenaltyFunction& q, const Iterate& x, const Vector& free, FaceSolve* solve)
+      : q_(q), x_(x), free_(free), solve_(solve), t_(q.n()), z_(q.n()) {}
+  // dz = -H_FF^{-1} J_F^T d: the move of the subproblem's minimizer that a
+  // multiplier step d predicts on the face.
+  void Move(const Vector& d, Vector* dz) {
+    const int n = q_.num_x();
+    t_.head(n).noalias() = x_.jacobian().transpose() * d;
+    for (int s = 0; s < q_.num_slacks(); ++s) t_[n + s] = -d[q_.slack_row(s)];
+    t_.array() *= -free_.array();
+    solve_->Solve(t_, dz);
+    dz->array() *= free_.array();
+  }
+  void Apply(const Vector& v, Vector* out) {
+    Move(v, &z_);
+    const int n = q_.num_x();
+    out->noalias() = -(x_.jacobian() * z_.head(n));
+    for (int s = 0; s < q_.num_slacks(); ++s) (*out)[q_.slack_row(s)] += z_[n + s];
+  }
+
+ private:
+  const PenaltyFunction& q_;
+  const Iterate& x_;
+  const Vector& free_;
+  FaceSolve* solve_;
+  Vector t_, z_;
+};
+
+// CG on S d = c from d = beta c, to a residual of kNewtonTolerance ||c||.
+constexpr double kNewtonTolerance = 1e-10;
+Vector SolveDualNewton(DualHessian* s, const Vector& c, double beta, int max_iterations) {
+  Vector d = beta * c;
+  Vector sd(c.size());
+  s->Apply(d, &sd);
+  Vector r = c - sd;
+  Vector p = r;
+  double rr = r.squaredNorm();
+  const double target = kNewtonTolerance * kNewtonTolerance * c.squaredNorm();
+  for (int k = 0; k < max_iterations && rr > target; ++k) {
+    s->Apply(p, &sd);
+    const double curvature = p.dot(sd);
+    if (!(curvature > 0.0)) break;
+    const double a = rr / curvature;
+    d += a * p;
+    r -= a * sd;
+    const double rr_next = r.squaredNorm();
+    p = r + (rr_next / rr) * p;
+    rr = rr_next;
+  }
+  return d;
+}
+
+// The largest a in [0, 1] with z + a0 + a (a1 - a0) inside the box and
+// within `reach` of z in max-norm, on F.
+double FractionInReach(const PenaltyFunction& q, const Iterate& x, const Vector& free,
+                       const Vector& a0, const Vector& a1, double reach) {
+  double a = 1.0;
+  for (int i = 0; i < q.n() && a > 0.0; ++i) {
+    if (free[i] == 0.0) continue;
+    double lower = x.x[i] - reach, upper = x.x[i] + reach;
+    if (q.has_bounds()) lower = std::max(lower, q.lower()[i]), upper = std::min(upper, q.upper()[i]);
+    const double z0 = x.x[i] + a0[i], dz = a1[i] - a0[i];
+    if (z0 < lower || z0 > upper) return 0.0;
+    if (dz < 0.0) a = std::min(a, (lower - z0) / dz);
+    if (dz > 0.0) a = std::min(a, (upper - z0) / dz);
+  }
+  return std::max(a, 0.0);
+}
+
+// How far from the first-order step toward the Newton step to go: the
+// largest a in [0, 1] for which the minimizer's predicted move stays in the
+// box and within kReach max(1, ||z||_inf) of z (the step assumes F fixed and
+// W constant), and 0 when the Newton step exceeds kMaxAmplification times
+// the first-order step (S numerically singular: its step is rounding).
+constexpr double kReach = 1.0;
+constexpr double kMaxAmplification = 1e8;
+double NewtonFraction(const PenaltyFunction& q, const Iterate& x, const Vector& free,
+                      DualHessian* s, const Vector& first, const Vector& newton) {
+  if (newton.lpNorm<Eigen::Infinity>() > kMaxAmplification * first.lpNorm<Eigen::Infinity>()) {
+    return 0.0;
+  }
+  Vector move_first(q.n()), move_newton(q.n());
+  s->Move(first, &move_first);
+  s->Move(newton, &move_newton);
+  const double reach = kReach * std::max(1.0, x.x.lpNorm<Eigen::Infinity>());
+  return FractionInReach(q, x, free, move_first, move_newton, reach);
+}
+
+// A row whose slack is on a bound is active there: its multiplier takes the
+// sign that bound gives it (grad_s Q = -(lambda + beta c) >= 0 at a lower
+// bound, <= 0 at an upper one, with c = 0 at the solution).
+void HoldSigns(const PenaltyFunction& q, const Iterate& x, const Vector& free, Vector* lambda) {
+  for (int i = 0; i < q.num_slacks(); ++i) {
+    const int z = q.num_x() + i, j = q.slack_row(i);
+    if (free[z] != 0.0) continue;
+    (*lambda)[j] = x.x[z] <= q.lower()[z] ? std::min((*lambda)[j], 0.0) : std::max((*lambda)[j], 0.0);
+  }
+}
+
 }  // namespace
+
+bool NewtonMultiplierStep(const PenaltyFunction& q, const Iterate& x, int max_iterations,
+                          FaceSolve* solve, Vector* lambda) {
+  if (q.m() == 0 || !solve) return false;
+  Vector free = Vector::Ones(q.n());
+  for (int i = 0; i < q.n(); ++i) {
+    if (OnBound(q, x, i)) free[i] = 0.0;
+  }
+  if (!solve->Factor(x, free)) return false;
+  DualHessian s(q, x, free, solve);
+  const Vector first = q.beta() * x.c;
+  const Vector newton = SolveDualNewton(&s, x.c, q.beta(), max_iterations);
+  if (!newton.allFinite()) return false;
+  *lambda += first + NewtonFraction(q, x, free, &s, first, newton) * (newton - first);
+  HoldSigns(q, x, free, lambda);
+  return true;
+}
 
 Vector LeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it, double max_abs) {
   const Vector zero = Vector::Zero(q.m());
@@ -126,12 +245,6 @@ Vector AccurateLeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& 
   // CG ends in m iterations in exact arithmetic; past 2m + 10 it only stirs rounding.
   const int iterations = std::min(std::max(50, std::min(2 * q.m(), 1000)), 2 * q.m() + 10);
   return SolveLeastSquares(q, it, iterations, 1e-15, guess);
-}
-
-void UpdateMultipliers(double beta, const Vector& c, double max_abs, Vector* lambda) {
-  for (int j = 0; j < lambda->size(); ++j) {
-    (*lambda)[j] = std::min(std::max((*lambda)[j] + beta * c[j], -max_abs), max_abs);
-  }
 }
 
 }  // namespace qpm

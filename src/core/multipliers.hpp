@@ -1,9 +1,10 @@
 // Multiplier estimates of the default mode (docs/algorithm.md, "Multiplier
-// estimates"): the first estimate lambda_0 and the safeguarded first-order
-// update lambda_{k+1} = P(lambda_k + beta_k c(x_{k+1})).
+// estimates"): the first estimate lambda_0, the least-squares estimate at
+// the end, and the Newton step of the update lambda_{k+1}.
 #ifndef QPM_CORE_MULTIPLIERS_HPP_
 #define QPM_CORE_MULTIPLIERS_HPP_
 
+#include "core/inner/face_solve.hpp"
 #include "core/penalty.hpp"
 
 namespace qpm {
@@ -26,9 +27,17 @@ Vector LeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it, doub
 Vector AccurateLeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it,
                                        const Vector& guess);
 
-// lambda + beta c projected onto [-max_abs, max_abs]^m: the safeguarded
-// first-order update (ALGENCAN), in place.
-void UpdateMultipliers(double beta, const Vector& c, double max_abs, Vector* lambda);
+// The Newton step of the augmented Lagrangian's dual function at the end x
+// of a subproblem (docs/algorithm.md, "Newton multiplier step"):
+//   d = S^{-1} c,   S = J_F H_FF^{-1} J_F^T,   H = W + beta J_z^T J_z,
+// F the entries of z = (x, s) off their bounds, by CG on S from the
+// first-order step d = beta c (S^{-1} = beta I + (J W^{-1} J^T)^{-1}: CG
+// adds the second term, which the first-order step lacks where J J^T is
+// ill-conditioned). At most `max_iterations` products with S, each one
+// solve with H_FF. Adds d to `lambda` and returns true; false (lambda
+// untouched) without a positive definite H_FF or a finite step.
+bool NewtonMultiplierStep(const PenaltyFunction& q, const Iterate& x, int max_iterations,
+                          FaceSolve* solve, Vector* lambda);
 
 }  // namespace qpm
 

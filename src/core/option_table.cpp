@@ -341,6 +341,9 @@ void AddMultipliers(Table* t) {
   t->push_back(Number(QPM_FIELD(multipliers.init_max), AtLeast(0.0),
       "A least-squares lambda_0 larger than this in max-norm is discarded (Ipopt's "
       "constr_mult_init_max)."));
+  t->push_back(Integer(QPM_FIELD(multipliers.newton_cg_iter), AtLeast(0),
+      "CG iterations of the Newton multiplier step, taken where the inner solver factors the "
+      "Hessian of Q (0: the first-order step lambda + beta c always)."));
   t->push_back(Bool(QPM_FIELD(scaling.gradient_based),
       "Ipopt's gradient-based NLP scaling at x_0 (default mode; from nlp_scaling_method).",
       "none", "gradient-based"));

@@ -324,7 +324,7 @@ OuterLoop::Next OuterLoop::VerdictOnShortSubproblem(const InnerSummary& inner) {
 
 // lambda_{k+1}, then beta_{k+1} (method_).
 void OuterLoop::UpdateMultipliersAndPenalty(const InnerSummary& inner) {
-  method_.multipliers->Update(current_, &q_);
+  method_.multipliers->Update(current_, inner_->face_solve(), &q_);
   q_.set_beta(method_.penalty->Next(q_.beta(), current_, inner.iterations, k_));
 }
 

@@ -190,6 +190,11 @@ struct MultiplierOptions {
   // when its max-norm exceeds init_max (Ipopt's constr_mult_init_max).
   bool least_squares_init = true;
   double init_max = 1e3;
+  // The multiplier step is the Newton step of the augmented Lagrangian's
+  // dual function, by at most this many CG iterations, where the inner
+  // solver factors the Hessian of Q (trust region, cholesky preconditioner);
+  // 0: always the first-order step (docs/algorithm.md, "Newton multiplier step").
+  int newton_cg_iter = 50;
 };
 
 // Ipopt's termination test (Waechter & Biegler 2006, Sec. 2.1), default mode:

@@ -157,7 +157,9 @@ bool CholeskyPreconditioner::FactorFace(const Vector* free) {
 // Ipopt's inertia correction, on positive definiteness alone (above).
 bool CholeskyPreconditioner::FactorWithShift() {
   ++factorizations_;
+  shifted_ = false;
   if (cholesky_->Factorize(face_, 0.0)) return true;
+  shifted_ = true;
   const double growth = last_delta_ > 0.0 ? kGrowShift : kGrowFirstShift;
   double scale = 1.0;
   for (int slot : diag_slot_) scale = std::max(scale, std::abs(face_.valuePtr()[slot]));
@@ -170,6 +172,13 @@ bool CholeskyPreconditioner::FactorWithShift() {
     }
   }
   return false;
+}
+
+bool CholeskyPreconditioner::Factor(const Iterate& x, const Vector& free) {
+  if (!q_->EvaluateHessian(x)) return false;
+  Assemble(x);
+  stale_ = false;
+  return FactorFace(&free) && !shifted_;
 }
 
 int CholeskyPreconditioner::ChangedEntries(const Vector* free) const {

@@ -29,7 +29,7 @@
 
 namespace qpm {
 
-class CholeskyPreconditioner : public Preconditioner {
+class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
  public:
   // Builds H's pattern from W's and J's and analyses it.
   CholeskyPreconditioner(PenaltyFunction* q, const SparseMatrix& jacobian_pattern);
@@ -43,6 +43,9 @@ class CholeskyPreconditioner : public Preconditioner {
   bool exact() const override { return true; }
   bool Update(const Iterate& it) override;
   void Apply(const Vector& r, const Vector* free, Vector* z) override;
+  FaceSolve* face_solve() override { return this; }
+  bool Factor(const Iterate& x, const Vector& free) override;
+  void Solve(const Vector& r, Vector* z) override { cholesky_->Solve(r, z); }
 
  private:
   void BuildPattern(const SparseMatrix& jacobian_pattern);
@@ -63,6 +66,7 @@ class CholeskyPreconditioner : public Preconditioner {
   Vector factored_free_;         // the face of the current factor (1 free, 0 fixed)
   double last_delta_ = 0.0;      // last nonzero shift that worked (Ipopt's delta_w^last)
   bool factored_ = false;       // the factor of face_ is valid
+  bool shifted_ = false;        // ... and is that of face_ + delta I, delta > 0
   bool stale_ = true;           // h_ changed since the last factorization
 };
 

@@ -8,6 +8,7 @@
 #include <functional>
 #include <limits>
 
+#include "core/inner/face_solve.hpp"
 #include "core/penalty.hpp"
 #include "qpm/core/inner_status.hpp"
 #include "qpm/core/tolerance.hpp"
@@ -94,6 +95,9 @@ class InnerSolver {
   virtual long factorizations() const { return 0; }
   // The CG preconditioner's name (inner/preconditioner.hpp), "" without CG.
   virtual const char* preconditioner() const { return ""; }
+  // Solves with the Hessian of Q on a face, from the factorization of the
+  // CG preconditioner; null when there is none.
+  virtual FaceSolve* face_solve() { return nullptr; }
 };
 
 // Declares a subproblem stalled when max(window, steps before the last

@@ -184,6 +184,7 @@ class AutoPreconditioner : public Preconditioner {
                                                                  : PreconditionerKind::kJacobi;
   }
   bool exact() const override { return kind() == PreconditionerKind::kCholesky; }
+  FaceSolve* face_solve() override { return exact() ? cholesky_.get() : nullptr; }
   bool Update(const Iterate& it) override {
     const auto now = std::chrono::steady_clock::now();
     const double step_seconds = std::chrono::duration<double>(now - last_update_).count();

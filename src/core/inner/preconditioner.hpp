@@ -23,6 +23,7 @@
 
 #include <memory>
 
+#include "core/inner/face_solve.hpp"
 #include "core/inner/truncated_cg.hpp"
 #include "core/linalg/sparse_cholesky.hpp"
 #include "core/penalty.hpp"
@@ -42,6 +43,9 @@ class Preconditioner : public CgPreconditioner {
   // M = H whenever H is positive definite on the face: a step at which CG
   // converged inside the region is then a Newton step.
   virtual bool exact() const { return false; }
+  // Solves with H on a face from the factorization M is made of, or null
+  // when M is not a factorization of H.
+  virtual FaceSolve* face_solve() { return nullptr; }
 
  protected:
   long factorizations_ = 0;  // numeric sparse or dense factorizations so far

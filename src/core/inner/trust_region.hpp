@@ -38,6 +38,9 @@ class TrustRegion : public InnerSolver {
   long factorizations() const override {
     return preconditioner_ ? preconditioner_->factorizations() : 0;
   }
+  FaceSolve* face_solve() override {
+    return preconditioner_ ? preconditioner_->face_solve() : nullptr;
+  }
   const char* preconditioner() const override {
     return ToString(preconditioner_ ? preconditioner_->kind() : PreconditionerKind::kNone);
   }

@@ -144,8 +144,9 @@ class ConditionalPenalty : public PenaltyUpdate {
   double previous_c_max_ = 0.0;  // ||c||_inf before the subproblem
 };
 
-// lambda_{k+1} = P(lambda_k + beta_k c(x_{k+1})), ALGENCAN's safeguarded
-// first-order update.
+// lambda_{k+1} = P(lambda_k + d), P the projection onto [-max_multiplier,
+// max_multiplier]^m (ALGENCAN's safeguard), d = beta_k c(x_{k+1}) (the
+// first-order step) or what Step() makes.
 class FirstOrderMultipliers : public MultiplierUpdate {
  public:
   explicit FirstOrderMultipliers(const Options& o) : o_(o) {}
@@ -162,11 +163,12 @@ class FirstOrderMultipliers : public MultiplierUpdate {
   }
   // lambda + beta c only where it explains grad f at x at least as well as
   // lambda does (docs/algorithm.md, "The default mode").
-  void Update(const Iterate& x, PenaltyFunction* q) override {
+  void Update(const Iterate& x, FaceSolve* newton, PenaltyFunction* q) override {
     wait_ = skip_ = 0;
     if (q->Dual(x).dual_inf > q->DualInfeasibilityAtMultipliers(x)) return;
     Vector lambda = q->multipliers();
-    UpdateMultipliers(q->beta(), x.c, o_.multipliers.max_multiplier, &lambda);
+    if (!Step(x, newton, *q, &lambda)) lambda += q->beta() * x.c;
+    Project(o_.multipliers.max_multiplier, &lambda);
     q->SetMultipliers(lambda);
   }
   void Reset(PenaltyFunction* q) override { q->SetMultipliers(Vector::Zero(q->m())); }
@@ -187,6 +189,9 @@ class FirstOrderMultipliers : public MultiplierUpdate {
   }
 
  private:
+  static void Project(double max_abs, Vector* lambda) {
+    *lambda = lambda->cwiseMax(-max_abs).cwiseMin(max_abs);
+  }
   bool Feasible(const ConvergenceTest& test, const PenaltyFunction& q, const Iterate& x) const {
     return q.m() > 0 && MaxNorm(x.c) <= o_.termination.tol && !test.Violated(q, x);
   }
@@ -202,9 +207,28 @@ class FirstOrderMultipliers : public MultiplierUpdate {
     return false;
   }
 
-  const Options o_;
   long wait_ = 0;  // inner iterations between tries
   long skip_ = 0;  // left before the next try
+
+ protected:
+  // lambda += another step than the first-order one; false: none made.
+  virtual bool Step(const Iterate&, FaceSolve*, const PenaltyFunction&, Vector*) { return false; }
+
+  const Options o_;
+};
+
+// The Newton step of the dual function where the inner solver factors the
+// Hessian of Q (docs/algorithm.md, "Newton multiplier step"), else the
+// first-order one.
+class NewtonMultipliers : public FirstOrderMultipliers {
+ public:
+  using FirstOrderMultipliers::FirstOrderMultipliers;
+
+ private:
+  bool Step(const Iterate& x, FaceSolve* newton, const PenaltyFunction& q,
+            Vector* lambda) override {
+    return NewtonMultiplierStep(q, x, o_.multipliers.newton_cg_iter, newton, lambda);
+  }
 };
 
 // tau = max(tol, ||c||) (eps0 = eps1 = tol), and tau = tol from the first
@@ -275,7 +299,11 @@ Strategies DefaultStrategies(const Options& options, const ScaledProblem* scalin
   Strategies s;
   s.convergence = std::make_unique<IpoptTest>(options.termination, scaling, q);
   s.penalty = std::make_unique<ConditionalPenalty>(options);
-  s.multipliers = std::make_unique<FirstOrderMultipliers>(options);
+  if (options.multipliers.newton_cg_iter > 0) {
+    s.multipliers = std::make_unique<NewtonMultipliers>(options);
+  } else {
+    s.multipliers = std::make_unique<FirstOrderMultipliers>(options);
+  }
   s.tolerance = std::make_unique<TighteningTolerance>(options);
   s.runaway = std::make_unique<DefaultRunaway>();
   s.feasibility_restarts = 1;

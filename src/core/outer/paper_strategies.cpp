@@ -69,7 +69,7 @@ class GeometricPenalty : public PenaltyUpdate {
 class NoMultipliers : public MultiplierUpdate {
  public:
   void Seed(const Vector&, PenaltyFunction*, Iterate*) override {}
-  void Update(const Iterate&, PenaltyFunction*) override {}
+  void Update(const Iterate&, FaceSolve*, PenaltyFunction*) override {}
   void Reset(PenaltyFunction*) override {}
   bool AdoptLeastSquaresIfConverged(const ConvergenceTest&, InnerStatus, PenaltyFunction*,
                                     Iterate*) override {

@@ -65,8 +65,9 @@ class MultiplierUpdate {
   virtual ~MultiplierUpdate() = default;
   // lambda_0 at x0 (`lambda0`: the user's warm start, or empty).
   virtual void Seed(const Vector& lambda0, PenaltyFunction* q, Iterate* x0) = 0;
-  // lambda_{k+1} after a subproblem ended at x.
-  virtual void Update(const Iterate& x, PenaltyFunction* q) = 0;
+  // lambda_{k+1} after a subproblem ended at x; `newton` solves with the
+  // Hessian of Q on a face (null when the inner solver has no factorization).
+  virtual void Update(const Iterate& x, FaceSolve* newton, PenaltyFunction* q) = 0;
   // lambda = 0 for the second start from x_0.
   virtual void Reset(PenaltyFunction* q) = 0;
   // At a feasible x where `test` fails with the current multipliers: takes
