@@ -253,11 +253,15 @@ Vector OneUpdate(const qpm::Options& o, double beta, Vector* lambda_star) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(NewtonMultiplierStepReachesTheQpsMultipliersInOneUpdate) {
+  qpm::Options o;
+  o.multipliers.newton_max_violation = 1.0;  // ||c||_inf is 0.08 here
   Vector lambda_star;
-  const Vector newton = OneUpdate(qpm::Options(), 1e2, &lambda_star);
+  const Vector newton = OneUpdate(o, 1e2, &lambda_star);
   BOOST_TEST((newton - lambda_star).norm() <= 1e-8 * lambda_star.norm());
-  qpm::Options first_order;
+  qpm::Options first_order = o;
   first_order.multipliers.newton_cg_iter = 0;
   const Vector first = OneUpdate(first_order, 1e2, &lambda_star);
   BOOST_TEST((first - lambda_star).norm() >= 0.1 * lambda_star.norm());
+  // Above newton_max_violation (1e-2 by default) the step is the first-order one.
+  BOOST_TEST(OneUpdate(qpm::Options(), 1e2, &lambda_star) == first);
 }

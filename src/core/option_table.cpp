@@ -344,6 +344,8 @@ void AddMultipliers(Table* t) {
   t->push_back(Integer(QPM_FIELD(multipliers.newton_cg_iter), AtLeast(0),
       "CG iterations of the Newton multiplier step, taken where the inner solver factors the "
       "Hessian of Q (0: the first-order step lambda + beta c always)."));
+  t->push_back(Number(QPM_FIELD(multipliers.newton_max_violation), AtLeast(0.0),
+      "The Newton multiplier step is taken only where ||c||_inf is at most this."));
   t->push_back(Bool(QPM_FIELD(scaling.gradient_based),
       "Ipopt's gradient-based NLP scaling at x_0 (default mode; from nlp_scaling_method).",
       "none", "gradient-based"));

@@ -195,6 +195,9 @@ struct MultiplierOptions {
   // solver factors the Hessian of Q (trust region, cholesky preconditioner);
   // 0: always the first-order step (docs/algorithm.md, "Newton multiplier step").
   int newton_cg_iter = 50;
+  // ... and only where ||c||_inf is at most this: far from feasibility the
+  // step's linearization does not hold.
+  double newton_max_violation = 1e-2;
 };
 
 // Ipopt's termination test (Waechter & Biegler 2006, Sec. 2.1), default mode:

@@ -218,8 +218,8 @@ class FirstOrderMultipliers : public MultiplierUpdate {
 };
 
 // The Newton step of the dual function where the inner solver factors the
-// Hessian of Q (docs/algorithm.md, "Newton multiplier step"), else the
-// first-order one.
+// Hessian of Q and ||c||_inf <= newton_max_violation (docs/algorithm.md,
+// "Newton multiplier step"), else the first-order one.
 class NewtonMultipliers : public FirstOrderMultipliers {
  public:
   using FirstOrderMultipliers::FirstOrderMultipliers;
@@ -227,6 +227,7 @@ class NewtonMultipliers : public FirstOrderMultipliers {
  private:
   bool Step(const Iterate& x, FaceSolve* newton, const PenaltyFunction& q,
             Vector* lambda) override {
+    if (MaxNorm(x.c) > o_.multipliers.newton_max_violation) return false;
     return NewtonMultiplierStep(q, x, o_.multipliers.newton_cg_iter, newton, lambda);
   }
 };
