@@ -368,3 +368,26 @@ BOOST_AUTO_TEST_CASE(DefaultSolveOfABoundedQpWithSlacksUsesTheFactorizationAndCo
     }
   }
 }
+
+BOOST_AUTO_TEST_CASE(FaceSolveInvertsHOnTheFaceAndRefusesAnIndefiniteOneWithoutShifting) {
+  Loaded definite = LoadedBand(40, 4.0, 1e4);
+  const auto m = Make(qpm::PreconditionerKind::kCholesky, &definite.q);
+  qpm::FaceSolve* solve = m->face_solve();
+  BOOST_REQUIRE(solve);
+  const int n = definite.q.n();
+  Vector free = Vector::Ones(n);
+  for (int i = 1; i < n; i += 4) free[i] = 0.0;
+  BOOST_TEST(solve->Factor(definite.it, free));
+  const Eigen::MatrixXd h = DenseH(&definite);
+  const Vector v = Vector::LinSpaced(n, -1.0, 2.0).cwiseProduct(free);
+  Vector z(n);
+  solve->Solve((h * v).cwiseProduct(free), &z);
+  BOOST_TEST((z.cwiseProduct(free) - v).norm() <= 1e-12 * 1e4 * v.norm());
+  BOOST_TEST(m->factorizations() == 1);
+
+  Loaded indefinite = LoadedBand(40, -3.0, 1.0);
+  const auto shifted = Make(qpm::PreconditionerKind::kCholesky, &indefinite.q);
+  BOOST_TEST(!shifted->face_solve()->Factor(indefinite.it, Vector::Ones(indefinite.q.n())));
+  BOOST_TEST(shifted->factorizations() == 1);  // no shift tried
+  BOOST_TEST(!Make(qpm::PreconditionerKind::kJacobi, &indefinite.q)->face_solve());
+}

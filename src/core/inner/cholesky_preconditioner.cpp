@@ -137,7 +137,7 @@ bool CholeskyPreconditioner::Update(const Iterate& it) {
 }
 
 // face_ = h_ with rows and columns off the face replaced by the identity's.
-bool CholeskyPreconditioner::FactorFace(const Vector* free) {
+void CholeskyPreconditioner::FillFace(const Vector* free) {
   const double* h = h_.valuePtr();
   double* f = face_.valuePtr();
   const int* row = h_.innerIndexPtr();
@@ -150,6 +150,10 @@ bool CholeskyPreconditioner::FactorFace(const Vector* free) {
   } else {
     factored_free_.setOnes();
   }
+}
+
+bool CholeskyPreconditioner::FactorFace(const Vector* free) {
+  FillFace(free);
   factored_ = FactorWithShift();
   return factored_;
 }
@@ -157,9 +161,7 @@ bool CholeskyPreconditioner::FactorFace(const Vector* free) {
 // Ipopt's inertia correction, on positive definiteness alone (above).
 bool CholeskyPreconditioner::FactorWithShift() {
   ++factorizations_;
-  shifted_ = false;
   if (cholesky_->Factorize(face_, 0.0)) return true;
-  shifted_ = true;
   const double growth = last_delta_ > 0.0 ? kGrowShift : kGrowFirstShift;
   double scale = 1.0;
   for (int slot : diag_slot_) scale = std::max(scale, std::abs(face_.valuePtr()[slot]));
@@ -174,11 +176,16 @@ bool CholeskyPreconditioner::FactorWithShift() {
   return false;
 }
 
+// H_FF itself or nothing: no shift is tried (nor remembered for the trust
+// region's next factorization).
 bool CholeskyPreconditioner::Factor(const Iterate& x, const Vector& free) {
   if (!q_->EvaluateHessian(x)) return false;
   Assemble(x);
-  stale_ = false;
-  return FactorFace(&free) && !shifted_;
+  FillFace(&free);
+  ++factorizations_;
+  factored_ = cholesky_->Factorize(face_, 0.0);
+  stale_ = !factored_;
+  return factored_;
 }
 
 int CholeskyPreconditioner::ChangedEntries(const Vector* free) const {

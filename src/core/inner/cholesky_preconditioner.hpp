@@ -50,6 +50,7 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
  private:
   void BuildPattern(const SparseMatrix& jacobian_pattern);
   void Assemble(const Iterate& it);
+  void FillFace(const Vector* free);
   bool FactorFace(const Vector* free);
   bool FactorWithShift();
   int ChangedEntries(const Vector* free) const;
@@ -66,7 +67,6 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   Vector factored_free_;         // the face of the current factor (1 free, 0 fixed)
   double last_delta_ = 0.0;      // last nonzero shift that worked (Ipopt's delta_w^last)
   bool factored_ = false;       // the factor of face_ is valid
-  bool shifted_ = false;        // ... and is that of face_ + delta I, delta > 0
   bool stale_ = true;           // h_ changed since the last factorization
 };
 

@@ -184,7 +184,11 @@ class AutoPreconditioner : public Preconditioner {
                                                                  : PreconditionerKind::kJacobi;
   }
   bool exact() const override { return kind() == PreconditionerKind::kCholesky; }
-  FaceSolve* face_solve() override { return exact() ? cholesky_.get() : nullptr; }
+  // Not during the trial step: a factorization the trial has yet to justify
+  // is not repeated for the multiplier step.
+  FaceSolve* face_solve() override {
+    return phase_ == Phase::kCholesky ? cholesky_.get() : nullptr;
+  }
   bool Update(const Iterate& it) override {
     const auto now = std::chrono::steady_clock::now();
     const double step_seconds = std::chrono::duration<double>(now - last_update_).count();
