@@ -11,6 +11,21 @@ bool OnBound(const PenaltyFunction& q, const Iterate& it, int i) {
   return q.has_bounds() && (it.x[i] <= q.lower()[i] || it.x[i] >= q.upper()[i]);
 }
 
+// out = J_z^T y (J_z = [J, -E], E the slack columns of their rows), z-sized.
+void JzTransposeTimes(const PenaltyFunction& q, const ConstSparseMatrixView& jacobian,
+                      const Vector& y, Vector* out) {
+  const int n = q.num_x();
+  out->head(n).noalias() = jacobian.transpose() * y;
+  for (int s = 0; s < q.num_slacks(); ++s) (*out)[n + s] = -y[q.slack_row(s)];
+}
+
+// out = J_z v, m-sized.
+void JzTimes(const PenaltyFunction& q, const ConstSparseMatrixView& jacobian, const Vector& v,
+             Vector* out) {
+  out->noalias() = jacobian * v.head(q.num_x());
+  for (int s = 0; s < q.num_slacks(); ++s) (*out)[q.slack_row(s)] -= v[q.num_x() + s];
+}
+
 // A = [J^T; -E_I^T] restricted to the rows of the free entries of z, and
 // b = -[grad f; 0] likewise, applied without forming A: rows of z on a bound
 // are zero in every product. A y goes to the penalty's scratch vector.
@@ -21,13 +36,7 @@ class LeastSquaresOperator {
 
   // ay_ = A y.
   const Vector& Apply(const Vector& y) {
-    const int n = q_.num_x();
-    ay_.head(n).setZero();
-    const ConstSparseMatrixView jacobian = it_.jacobian();
-    for (int j = 0; j < jacobian.outerSize(); ++j) {
-      for (ConstSparseMatrixView::InnerIterator e(jacobian, j); e; ++e) ay_[e.col()] += e.value() * y[j];
-    }
-    for (int s = 0; s < q_.num_slacks(); ++s) ay_[n + s] = -y[q_.slack_row(s)];
+    JzTransposeTimes(q_, it_.jacobian(), y, &ay_);
     Mask(&ay_);
     return ay_;
   }
@@ -41,8 +50,8 @@ class LeastSquaresOperator {
   }
   // A^T r for r zero on the rows of z at a bound.
   Vector Transposed(const Vector& r) const {
-    Vector out = it_.jacobian() * r.head(q_.num_x());
-    for (int s = 0; s < q_.num_slacks(); ++s) out[q_.slack_row(s)] -= r[q_.num_x() + s];
+    Vector out(q_.m());
+    JzTimes(q_, it_.jacobian(), r, &out);
     return out;
   }
   // The squared column norms of A (1 for an empty column): Jacobi on A^T A.
@@ -119,18 +128,15 @@ class DualHessian {
   // dz = -H_FF^{-1} J_F^T d: the move of the subproblem's minimizer that a
   // multiplier step d predicts on the face.
   void Move(const Vector& d, Vector* dz) {
-    const int n = q_.num_x();
-    t_.head(n).noalias() = x_.jacobian().transpose() * d;
-    for (int s = 0; s < q_.num_slacks(); ++s) t_[n + s] = -d[q_.slack_row(s)];
+    JzTransposeTimes(q_, x_.jacobian(), d, &t_);
     t_.array() *= -free_.array();
     solve_->Solve(t_, dz);
     dz->array() *= free_.array();
   }
   void Apply(const Vector& v, Vector* out) {
     Move(v, &z_);
-    const int n = q_.num_x();
-    out->noalias() = -(x_.jacobian() * z_.head(n));
-    for (int s = 0; s < q_.num_slacks(); ++s) (*out)[q_.slack_row(s)] += z_[n + s];
+    JzTimes(q_, x_.jacobian(), z_, out);
+    *out = -*out;
   }
 
  private:
