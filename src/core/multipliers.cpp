@@ -12,17 +12,15 @@ bool OnBound(const PenaltyFunction& q, const Iterate& it, int i) {
 }
 
 // out = J_z^T y (J_z = [J, -E], E the slack columns of their rows), z-sized.
-void JzTransposeTimes(const PenaltyFunction& q, const ConstSparseMatrixView& jacobian,
-                      const Vector& y, Vector* out) {
+void JzTransposeTimes(const PenaltyFunction& q, const Iterate& it, const Vector& y, Vector* out) {
   const int n = q.num_x();
-  out->head(n).noalias() = jacobian.transpose() * y;
+  q.JacobianTransposeTimes(it, y, out->head(n));
   for (int s = 0; s < q.num_slacks(); ++s) (*out)[n + s] = -y[q.slack_row(s)];
 }
 
 // out = J_z v, m-sized.
-void JzTimes(const PenaltyFunction& q, const ConstSparseMatrixView& jacobian, const Vector& v,
-             Vector* out) {
-  out->noalias() = jacobian * v.head(q.num_x());
+void JzTimes(const PenaltyFunction& q, const Iterate& it, const Vector& v, Vector* out) {
+  q.JacobianTimes(it, v.head(q.num_x()), *out);
   for (int s = 0; s < q.num_slacks(); ++s) (*out)[q.slack_row(s)] -= v[q.num_x() + s];
 }
 
@@ -36,7 +34,7 @@ class LeastSquaresOperator {
 
   // ay_ = A y.
   const Vector& Apply(const Vector& y) {
-    JzTransposeTimes(q_, it_.jacobian(), y, &ay_);
+    JzTransposeTimes(q_, it_, y, &ay_);
     Mask(&ay_);
     return ay_;
   }
@@ -51,18 +49,18 @@ class LeastSquaresOperator {
   // A^T r for r zero on the rows of z at a bound.
   Vector Transposed(const Vector& r) const {
     Vector out(q_.m());
-    JzTimes(q_, it_.jacobian(), r, &out);
+    JzTimes(q_, it_, r, &out);
     return out;
   }
   // The squared column norms of A (1 for an empty column): Jacobi on A^T A.
   Vector InverseColumnNorms() const {
     Vector d = Vector::Zero(q_.m());
-    const ConstSparseMatrixView jacobian = it_.jacobian();
-    for (int j = 0; j < jacobian.outerSize(); ++j) {
-      for (ConstSparseMatrixView::InnerIterator e(jacobian, j); e; ++e) {
-        if (Free(e.col())) d[j] += e.value() * e.value();
-      }
+    Vector free;
+    if (q_.has_bounds()) {
+      free.resize(q_.n());
+      for (int i = 0; i < q_.n(); ++i) free[i] = Free(i) ? 1.0 : 0.0;
     }
+    q_.JacobianRowSquares(it_, q_.has_bounds() ? &free : nullptr, d);
     for (int s = 0; s < q_.num_slacks(); ++s) {
       if (Free(q_.num_x() + s)) d[q_.slack_row(s)] += 1.0;
     }
@@ -70,10 +68,9 @@ class LeastSquaresOperator {
     return d;
   }
   bool AnyFree() const {
-    for (int i = 0; i < q_.n(); ++i) {
-      if (Free(i)) return true;
-    }
-    return false;
+    bool any = false;
+    for (int i = 0; i < q_.n() && !any; ++i) any = Free(i);
+    return q_.reduce().Any(any);
   }
 
  private:
@@ -98,21 +95,23 @@ Vector SolveLeastSquares(const PenaltyFunction& q, const Iterate& it, int max_it
                          double tolerance, const Vector& guess) {
   LeastSquaresOperator a(q, it);
   if (!a.AnyFree()) return guess;
+  const Reductions& r = q.reduce();
   const Vector d = a.InverseColumnNorms();
-  const double threshold = tolerance * tolerance * a.NormalResidual(Vector::Zero(q.m())).squaredNorm();
+  const double threshold =
+      tolerance * tolerance * SquaredNorm(r, a.NormalResidual(Vector::Zero(q.m())));
   Vector y = guess;
   Vector s = a.NormalResidual(y);
   if (threshold == 0.0) return Vector::Zero(q.m());
-  if (s.squaredNorm() < threshold) return y;
+  if (SquaredNorm(r, s) < threshold) return y;
   Vector p = d.cwiseProduct(s);
-  double rz = s.dot(p);
+  double rz = Dot(r, s, p);
   for (int i = 0; i < max_iterations; ++i) {
-    const double ap = a.Apply(p).squaredNorm();
+    const double ap = SquaredNorm(r, a.Apply(p));
     if (!(ap > 0.0)) break;
     y += (rz / ap) * p;
     s = a.NormalResidual(y);
-    if (s.squaredNorm() < threshold) break;
-    const double rz_next = s.dot(d.cwiseProduct(s));
+    if (SquaredNorm(r, s) < threshold) break;
+    const double rz_next = Dot(r, s, d.cwiseProduct(s));
     p = d.cwiseProduct(s) + (rz_next / rz) * p;
     rz = rz_next;
   }
@@ -128,14 +127,14 @@ class DualHessian {
   // dz = -H_FF^{-1} J_F^T d: the move of the subproblem's minimizer that a
   // multiplier step d predicts on the face.
   void Move(const Vector& d, Vector* dz) {
-    JzTransposeTimes(q_, x_.jacobian(), d, &t_);
+    JzTransposeTimes(q_, x_, d, &t_);
     t_.array() *= -free_.array();
     solve_->Solve(t_, dz);
     dz->array() *= free_.array();
   }
   void Apply(const Vector& v, Vector* out) {
     Move(v, &z_);
-    JzTimes(q_, x_.jacobian(), z_, out);
+    JzTimes(q_, x_, z_, out);
     *out = -*out;
   }
 
@@ -222,7 +221,7 @@ void HoldSigns(const PenaltyFunction& q, const Iterate& x, const Vector& free, V
 
 bool NewtonMultiplierStep(const PenaltyFunction& q, const Iterate& x, int max_iterations,
                           FaceSolve* solve, Vector* lambda) {
-  if (q.m() == 0 || !solve) return false;
+  if (!q.any_rows() || !solve) return false;
   Vector free = Vector::Ones(q.n());
   for (int i = 0; i < q.n(); ++i) {
     if (OnBound(q, x, i)) free[i] = 0.0;
@@ -239,17 +238,19 @@ bool NewtonMultiplierStep(const PenaltyFunction& q, const Iterate& x, int max_it
 
 Vector LeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it, double max_abs) {
   const Vector zero = Vector::Zero(q.m());
-  if (q.m() == 0) return zero;
-  const Vector estimate = SolveLeastSquares(q, it, std::max(20, std::min(q.m(), 200)), 1e-10, zero);
-  const double size = estimate.lpNorm<Eigen::Infinity>();
+  if (!q.any_rows()) return zero;
+  const int m = static_cast<int>(Count(q.reduce(), q.m()));
+  const Vector estimate = SolveLeastSquares(q, it, std::max(20, std::min(m, 200)), 1e-10, zero);
+  const double size = MaxNorm(q.reduce(), estimate);
   return std::isfinite(size) && size <= max_abs ? estimate : zero;
 }
 
 Vector AccurateLeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it,
                                        const Vector& guess) {
-  if (q.m() == 0) return Vector::Zero(0);
+  if (!q.any_rows()) return Vector::Zero(q.m());
   // CG ends in m iterations in exact arithmetic; past 2m + 10 it only stirs rounding.
-  const int iterations = std::min(std::max(50, std::min(2 * q.m(), 1000)), 2 * q.m() + 10);
+  const int m = static_cast<int>(Count(q.reduce(), q.m()));
+  const int iterations = std::min(std::max(50, std::min(2 * m, 1000)), 2 * m + 10);
   return SolveLeastSquares(q, it, iterations, 1e-15, guess);
 }
 

@@ -6,10 +6,126 @@
 
 namespace qpm {
 
+class PenaltyFunction::Algebra {
+ public:
+  virtual ~Algebra() = default;
+  virtual void Allocate(Iterate* it) const = 0;
+  virtual bool EvalJacobian(const ConstVectorRef& x, Iterate* it) = 0;
+  virtual void Times(const Iterate& it, const ConstVectorRef& v, VectorRef out) = 0;
+  virtual void TransposeTimes(const Iterate& it, const ConstVectorRef& w, VectorRef out) = 0;
+  virtual void TransposeTimesAdd(const Iterate& it, double alpha, const ConstVectorRef& w,
+                                 VectorRef out) = 0;
+  virtual void AddColumnSquares(const Iterate& it, double alpha, VectorRef out) = 0;
+  virtual void RowSquares(const Iterate& it, const Vector* free, VectorRef out) = 0;
+  // W at x with sigma = 1 and `lambda`; false on failure or a non-finite entry.
+  virtual bool EvalHessian(const ConstVectorRef& x, const Vector& lambda) = 0;
+  virtual void HessianTimes(const ConstVectorRef& v, VectorRef out) = 0;
+  virtual void HessianDiagonal(VectorRef d) = 0;
+};
+
+// J's values per iterate over the penalty's one pattern, W's lower triangle
+// in the penalty (PenaltyFunction::hessian()), products by Eigen.
+class PenaltyFunction::Assembled : public PenaltyFunction::Algebra {
+ public:
+  explicit Assembled(PenaltyFunction* q) : q_(*q) {}
+  void Allocate(Iterate* it) const override {
+    SetZeroLarge(&it->jacobian_values, static_cast<Eigen::Index>(q_.jacobian_pattern_.inner.size()));
+    it->jacobian_pattern = &q_.jacobian_pattern_;
+  }
+  bool EvalJacobian(const ConstVectorRef& x, Iterate* it) override {
+    SparseMatrixView jacobian = it->jacobian();
+    if (!q_.problem_->EvalJacobian(x, &jacobian)) return false;
+    q_.ClearFreeRows(jacobian);
+    return true;
+  }
+  void Times(const Iterate& it, const ConstVectorRef& v, VectorRef out) override {
+    out.noalias() = it.jacobian() * v;
+  }
+  void TransposeTimes(const Iterate& it, const ConstVectorRef& w, VectorRef out) override {
+    out.noalias() = it.jacobian().transpose() * w;
+  }
+  void TransposeTimesAdd(const Iterate& it, double alpha, const ConstVectorRef& w,
+                         VectorRef out) override {
+    out.noalias() += alpha * (it.jacobian().transpose() * w);
+  }
+  void AddColumnSquares(const Iterate& it, double alpha, VectorRef out) override {
+    const ConstSparseMatrixView j = it.jacobian();
+    for (int r = 0; r < j.outerSize(); ++r) {
+      for (ConstSparseMatrixView::InnerIterator e(j, r); e; ++e) out[e.col()] += alpha * e.value() * e.value();
+    }
+  }
+  void RowSquares(const Iterate& it, const Vector* free, VectorRef out) override {
+    const ConstSparseMatrixView j = it.jacobian();
+    for (int r = 0; r < j.outerSize(); ++r) {
+      out[r] = 0.0;
+      for (ConstSparseMatrixView::InnerIterator e(j, r); e; ++e) {
+        if (!free || (*free)[e.col()] != 0.0) out[r] += e.value() * e.value();
+      }
+    }
+  }
+  bool EvalHessian(const ConstVectorRef& x, const Vector& lambda) override {
+    SparseMatrix& w = q_.hessian_;
+    if (!q_.problem_->EvalHessian(x, 1.0, lambda, &w)) return false;
+    return std::isfinite(Eigen::Map<const Vector>(w.valuePtr(), w.nonZeros()).sum());
+  }
+  void HessianTimes(const ConstVectorRef& v, VectorRef out) override { q_.SymmetricProduct(v, out); }
+  void HessianDiagonal(VectorRef d) override;
+
+ private:
+  PenaltyFunction& q_;
+};
+
+// The operators of a model split over processes (qpm/core/distributed.hpp).
+class PenaltyFunction::Operators : public PenaltyFunction::Algebra {
+ public:
+  Operators(DistributedModel* model, int n) : model_(*model), work_(n) {}
+  void Allocate(Iterate* it) const override {
+    if (it->jacobian_slot < 0) it->jacobian_slot = model_.NewJacobianSlot();
+  }
+  bool EvalJacobian(const ConstVectorRef& x, Iterate* it) override {
+    return model_.EvalJacobian(x, it->jacobian_slot);
+  }
+  void Times(const Iterate& it, const ConstVectorRef& v, VectorRef out) override {
+    model_.JacobianTimes(it.jacobian_slot, v, out);
+  }
+  void TransposeTimes(const Iterate& it, const ConstVectorRef& w, VectorRef out) override {
+    model_.JacobianTransposeTimes(it.jacobian_slot, w, out);
+  }
+  void TransposeTimesAdd(const Iterate& it, double alpha, const ConstVectorRef& w,
+                         VectorRef out) override {
+    model_.JacobianTransposeTimes(it.jacobian_slot, w, work_);
+    out += alpha * work_;
+  }
+  void AddColumnSquares(const Iterate& it, double alpha, VectorRef out) override {
+    model_.JacobianColumnSquares(it.jacobian_slot, work_);
+    out += alpha * work_;
+  }
+  void RowSquares(const Iterate& it, const Vector*, VectorRef out) override {
+    model_.JacobianRowSquares(it.jacobian_slot, out);
+  }
+  bool EvalHessian(const ConstVectorRef& x, const Vector& lambda) override {
+    return model_.EvalHessian(x, 1.0, lambda);
+  }
+  void HessianTimes(const ConstVectorRef& v, VectorRef out) override { model_.HessianTimes(v, out); }
+  void HessianDiagonal(VectorRef d) override { model_.HessianDiagonal(d); }
+
+ private:
+  DistributedModel& model_;
+  Vector work_;  // J^T w before it is added (x-sized)
+};
+
 PenaltyFunction::PenaltyFunction(Problem* problem)
     : problem_(problem),
       n_(problem->num_variables()),
-      m_(problem->num_constraints()) {
+      m_(problem->num_constraints()),
+      reduce_(problem->distributed() ? problem->distributed()->reductions() : SerialReductions()),
+      distributed_(problem->distributed() != nullptr) {
+  any_rows_ = Count(reduce_, m_) > 0;
+  if (distributed_) {
+    algebra_ = std::make_unique<Operators>(problem->distributed(), n_);
+  } else {
+    algebra_ = std::make_unique<Assembled>(this);
+  }
   g_lower_.resize(m_);
   g_upper_.resize(m_);
   SetZeroLarge(&lower_, n_ + m_);  // x's bounds, then room for every row's slack
@@ -36,15 +152,16 @@ PenaltyFunction::PenaltyFunction(Problem* problem)
   for (int i = 0; i < n_ + ns; ++i) {
     if (std::isfinite(lower_[i]) || std::isfinite(upper_[i])) has_bounds_ = true;
   }
+  has_bounds_ = reduce_.Any(has_bounds_);  // every process tests the box the same way
   if (!has_bounds_) {  // nothing reads the box then: free its 2 (n + ns) doubles
     lower_.resize(0);
     upper_.resize(0);
   }
-  if (problem_->has_hessian()) {
+  if (problem_->has_hessian() && !distributed_) {
     problem_->InitHessian(&hessian_);
     hessian_.makeCompressed();
   }
-  ReadJacobianPattern();
+  if (!distributed_) ReadJacobianPattern();
   lambda_.setZero(m_);
   jv_.setZero(m_);
   SetZeroLarge(&scratch_, n_ + ns);
@@ -64,6 +181,8 @@ void PenaltyFunction::ReadJacobianPattern() {
   p.inner.assign(pattern.innerIndexPtr(), pattern.innerIndexPtr() + pattern.nonZeros());
 }
 
+PenaltyFunction::~PenaltyFunction() = default;
+
 void PenaltyFunction::JacobianPatternMatrix(SparseMatrix* jacobian) const {
   const JacobianPattern& p = jacobian_pattern_;
   jacobian->resize(p.rows, p.cols);
@@ -81,8 +200,7 @@ void PenaltyFunction::Allocate(Iterate* it) const {
   it->c.setZero(m_);
   SetZeroLarge(&it->grad_f, n_);
   SetZeroLarge(&it->grad_q, n());
-  SetZeroLarge(&it->jacobian_values, static_cast<Eigen::Index>(jacobian_pattern_.inner.size()));
-  it->jacobian_pattern = &jacobian_pattern_;
+  algebra_->Allocate(it);
 }
 
 int PenaltyFunction::Project(VectorRef z) const {
@@ -93,7 +211,7 @@ int PenaltyFunction::Project(VectorRef z) const {
     moved += p != z[i];
     z[i] = p;
   }
-  return moved;
+  return static_cast<int>(Count(reduce_, moved));
 }
 
 void PenaltyFunction::FormResidual(Iterate* it) const {
@@ -103,8 +221,8 @@ void PenaltyFunction::FormResidual(Iterate* it) const {
                : slack == kEqualityRow ? it->g[j] - g_lower_[j]
                                        : it->g[j] - it->x[n_ + slack];
   }
-  it->c_squared = it->c.squaredNorm();
-  it->lambda_c = has_multipliers_ ? multipliers_.dot(it->c) : 0.0;
+  it->c_squared = SquaredNorm(reduce_, it->c);
+  it->lambda_c = has_multipliers_ ? Dot(reduce_, multipliers_, it->c) : 0.0;
 }
 
 void PenaltyFunction::SetMultipliers(const Vector& lambda) {
@@ -128,8 +246,8 @@ bool PenaltyFunction::EvaluateValues(Iterate* it) {
   ++counts_.q_evals;
   const auto x = it->x.head(n_);
   if (!problem_->EvalObjective(x, &it->f)) return false;
-  if (m_ > 0) problem_->SamePointNext();
-  if (m_ > 0 && !problem_->EvalConstraints(x, it->g)) return false;
+  if (any_rows_) problem_->SamePointNext();
+  if (any_rows_ && !problem_->EvalConstraints(x, it->g)) return false;
   FormResidual(it);
   return std::isfinite(it->f) && std::isfinite(it->c_squared);
 }
@@ -146,16 +264,14 @@ bool PenaltyFunction::EvaluateDerivatives(Iterate* it) {
   ++counts_.grad_evals;
   const auto x = it->x.head(n_);
   if (!problem_->EvalGradient(x, it->grad_f)) return false;
-  if (m_ > 0) problem_->SamePointNext();
-  SparseMatrixView jacobian = it->jacobian();
-  if (m_ > 0 && !problem_->EvalJacobian(x, &jacobian)) return false;
-  ClearFreeRows(jacobian);
+  if (any_rows_) problem_->SamePointNext();
+  if (any_rows_ && !algebra_->EvalJacobian(x, it)) return false;
   FormGradient(it);
   // Every entry, not the norm: the max-norm and the tangent-cone filter pass
   // over a NaN (std::max and comparisons ignore it). A non-finite entry of
   // grad f or of J (times any y, 0 included) makes an entry of grad Q
   // non-finite.
-  return it->grad_q.allFinite();
+  return !reduce_.Any(!it->grad_q.allFinite());
 }
 
 // A free row constrains nothing: c_j = 0 (FormResidual) and its Jacobian
@@ -171,14 +287,14 @@ void PenaltyFunction::FormGradient(Iterate* it) const {
   gx = it->grad_f;
   if (has_multipliers_) {  // grad L_A: y = lambda + beta c in place of beta c
     shifted_ = multipliers_ + beta_ * it->c;
-    if (m_ > 0) gx.noalias() += it->jacobian().transpose() * shifted_;
+    if (any_rows_) algebra_->TransposeTimesAdd(*it, 1.0, shifted_, gx);
     for (int i = 0; i < num_slacks(); ++i) it->grad_q[n_ + i] = -shifted_[slack_row_[i]];
   } else {
-    if (m_ > 0) gx.noalias() += beta_ * (it->jacobian().transpose() * it->c);
+    if (any_rows_) algebra_->TransposeTimesAdd(*it, beta_, it->c, gx);
     for (int i = 0; i < num_slacks(); ++i) it->grad_q[n_ + i] = -beta_ * it->c[slack_row_[i]];
   }
   if (!has_bounds_) {
-    it->grad_q_norm = max_norm_ ? it->grad_q.lpNorm<Eigen::Infinity>() : it->grad_q.norm();
+    it->grad_q_norm = max_norm_ ? MaxNorm(reduce_, it->grad_q) : Norm(reduce_, it->grad_q);
     return;
   }
   double sum = 0.0, largest = 0.0;  // ||P_T(-grad Q)||^2 and its max-norm, tangent cone
@@ -186,7 +302,7 @@ void PenaltyFunction::FormGradient(Iterate* it) const {
     const double g = it->grad_q[i];
     if (!Blocked(it->x, i, g)) sum += g * g, largest = std::max(largest, std::abs(g));
   }
-  it->grad_q_norm = max_norm_ ? largest : std::sqrt(sum);
+  it->grad_q_norm = max_norm_ ? reduce_.Max(largest) : std::sqrt(reduce_.Sum(sum));
 }
 
 PenaltyFunction::DualMeasures PenaltyFunction::Dual(const Iterate& it,
@@ -204,12 +320,15 @@ PenaltyFunction::DualMeasures PenaltyFunction::Dual(const Iterate& it,
       }
     }
   }
+  d.dual_inf = reduce_.Max(d.dual_inf);
+  d.bound_multipliers_l1 = reduce_.Sum(d.bound_multipliers_l1);
+  if (weights) d.weighted_dual_inf = reduce_.Max(d.weighted_dual_inf);
   return d;
 }
 
 // scratch_ <- J_z^T c (slack columns -1), the gradient of ||c||^2 / 2.
 void PenaltyFunction::ViolationGradientToScratch(const Iterate& it) const {
-  scratch_.head(n_).noalias() = it.jacobian().transpose() * it.c;
+  algebra_->TransposeTimes(it, it.c, scratch_.head(n_));
   for (int i = 0; i < num_slacks(); ++i) scratch_[n_ + i] = -it.c[slack_row_[i]];
 }
 
@@ -220,27 +339,26 @@ double PenaltyFunction::DualInfeasibilityAtMultipliers(const Iterate& it) const 
     const double g = it.grad_q[i] - beta_ * scratch_[i];
     if (!Blocked(it.x, i, g)) dual_inf = std::max(dual_inf, std::abs(g));
   }
-  return dual_inf;
+  return reduce_.Max(dual_inf);
 }
 
 double PenaltyFunction::ViolationStationarity(const Iterate& it) {
   const double c_norm = it.c_norm();
-  if (m_ == 0 || !(c_norm > 0.0)) return 0.0;
+  if (!any_rows_ || !(c_norm > 0.0)) return 0.0;
   ViolationGradientToScratch(it);
   double sum = 0.0;
   for (int i = 0; i < n(); ++i) {
     const double g = scratch_[i];
     if (!Blocked(it.x, i, g)) sum += g * g;
   }
-  return std::sqrt(sum) / c_norm;
+  return std::sqrt(reduce_.Sum(sum)) / c_norm;
 }
 
 bool PenaltyFunction::EvaluateHessian(const Iterate& it) {
   ++counts_.hess_evals;
   lambda_ = beta_ * it.c;
   if (has_multipliers_) lambda_ += multipliers_;
-  if (!problem_->EvalHessian(it.x.head(n_), 1.0, lambda_, &hessian_)) return false;
-  return std::isfinite(Eigen::Map<const Vector>(hessian_.valuePtr(), hessian_.nonZeros()).sum());
+  return algebra_->EvalHessian(it.x.head(n_), lambda_);
 }
 
 // W v from the lower triangle in one pass: each stored a_ij adds a_ij v_j to
@@ -263,13 +381,16 @@ void PenaltyFunction::SymmetricProduct(const ConstVectorRef& v, VectorRef out) c
   }
 }
 
+void PenaltyFunction::HessianDiagonal(VectorRef d) const { algebra_->HessianDiagonal(d); }
+
 // diag(W) from the lower triangle by rows, where W_ii ends row i when it is
 // stored (the row is searched when its entries are not sorted).
-void PenaltyFunction::HessianDiagonal(VectorRef d) const {
-  const int* outer = hessian_.outerIndexPtr();
-  const int* inner = hessian_.innerIndexPtr();
-  const double* a = hessian_.valuePtr();
-  for (int i = 0; i < n_; ++i) {
+void PenaltyFunction::Assembled::HessianDiagonal(VectorRef d) {
+  const SparseMatrix& w = q_.hessian_;
+  const int* outer = w.outerIndexPtr();
+  const int* inner = w.innerIndexPtr();
+  const double* a = w.valuePtr();
+  for (int i = 0; i < q_.n_; ++i) {
     d[i] = 0.0;
     for (int k = outer[i + 1] - 1; k >= outer[i]; --k) {
       if (inner[k] == i) {
@@ -284,12 +405,35 @@ void PenaltyFunction::HessianProduct(const Iterate& it, const Vector& v, Vector*
   ++counts_.hess_products;
   const auto vx = v.head(n_);
   auto ox = out->head(n_);
-  SymmetricProduct(vx, ox);
-  if (m_ == 0) return;
-  jv_.noalias() = it.jacobian() * vx;            // dc/dz v = J v_x - v_s on slack rows
+  algebra_->HessianTimes(vx, ox);
+  if (!any_rows_) return;
+  algebra_->Times(it, vx, jv_);  // dc/dz v = J v_x - v_s on slack rows
   for (int i = 0; i < num_slacks(); ++i) jv_[slack_row_[i]] -= v[n_ + i];
-  ox.noalias() += beta_ * (it.jacobian().transpose() * jv_);
+  algebra_->TransposeTimesAdd(it, beta_, jv_, ox);
   for (int i = 0; i < num_slacks(); ++i) (*out)[n_ + i] = -beta_ * jv_[slack_row_[i]];
+}
+
+void PenaltyFunction::JacobianTimes(const Iterate& it, const ConstVectorRef& v_x,
+                                    VectorRef out) const {
+  algebra_->Times(it, v_x, out);
+}
+
+void PenaltyFunction::JacobianTransposeTimes(const Iterate& it, const ConstVectorRef& w,
+                                             VectorRef out) const {
+  algebra_->TransposeTimes(it, w, out);
+}
+
+void PenaltyFunction::JacobianTransposeTimesAdd(const Iterate& it, double alpha,
+                                                const ConstVectorRef& w, VectorRef out) const {
+  algebra_->TransposeTimesAdd(it, alpha, w, out);
+}
+
+void PenaltyFunction::AddJacobianColumnSquares(const Iterate& it, double alpha, VectorRef out) const {
+  algebra_->AddColumnSquares(it, alpha, out);
+}
+
+void PenaltyFunction::JacobianRowSquares(const Iterate& it, const Vector* free, VectorRef out) const {
+  algebra_->RowSquares(it, free, out);
 }
 
 }  // namespace qpm

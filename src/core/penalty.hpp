@@ -42,8 +42,10 @@
 #define QPM_CORE_PENALTY_HPP_
 
 #include <cmath>
+#include <memory>
 #include <vector>
 
+#include "core/linalg/reduce.hpp"
 #include "qpm/core/problem.hpp"
 
 namespace qpm {
@@ -66,6 +68,7 @@ struct Iterate {
   Vector grad_f;
   Vector jacobian_values;  // J(x) = dg/dx over *jacobian_pattern
   JacobianPattern* jacobian_pattern = nullptr;
+  int jacobian_slot = -1;  // J(x) held by a distributed model instead (DistributedModel)
   Vector grad_q;           // grad Q_beta(z) for the beta it was formed with
   double grad_q_norm = 0.0;  // stationarity ||P_T(-grad Q)||_2 (= ||grad Q|| unbounded)
 
@@ -94,13 +97,21 @@ struct PenaltyCounts {
 class PenaltyFunction {
  public:
   explicit PenaltyFunction(Problem* problem);
+  ~PenaltyFunction();
   // Iterates point to its JacobianPattern: it stays where it was made.
   PenaltyFunction(const PenaltyFunction&) = delete;
   PenaltyFunction& operator=(const PenaltyFunction&) = delete;
 
-  int n() const { return n_ + num_slacks(); }  // size of z
+  int n() const { return n_ + num_slacks(); }  // size of z (this process's block)
   int num_x() const { return n_; }
   int m() const { return m_; }
+  // Some process holds a constraint row (m() > 0 on one process).
+  bool any_rows() const { return any_rows_; }
+  // Sums and maxima over the processes of a distributed model (reduce.hpp).
+  const Reductions& reduce() const { return reduce_; }
+  // The model is split over processes (Problem::distributed()): J and W are
+  // its operators, and hessian() and jacobian_pattern() are empty.
+  bool distributed() const { return distributed_; }
   int num_slacks() const { return static_cast<int>(slack_row_.size()); }
   int slack_row(int i) const { return slack_row_[i]; }
   bool has_bounds() const { return has_bounds_; }
@@ -192,6 +203,28 @@ class PenaltyFunction {
   void HessianProduct(const Iterate& it, const Vector& v, Vector* out);
 
   void HessianDiagonal(VectorRef d) const;  // d = diag(W), size num_x()
+
+  // Products with J(x) at an iterate with derivatives: out = J v_x (rows),
+  // out = J^T w and out += alpha J^T w (x-sized); never J^T J.
+  void JacobianTimes(const Iterate& it, const ConstVectorRef& v_x, VectorRef out) const;
+  void JacobianTransposeTimes(const Iterate& it, const ConstVectorRef& w, VectorRef out) const;
+  void JacobianTransposeTimesAdd(const Iterate& it, double alpha, const ConstVectorRef& w,
+                                 VectorRef out) const;
+  // out_i += alpha sum_r J_ri^2 (x-sized): the diagonal of alpha J^T J.
+  void AddJacobianColumnSquares(const Iterate& it, double alpha, VectorRef out) const;
+  // out_r = sum_i J_ri^2 over the columns i with free[i] != 0 (free: z-sized,
+  // or null for all; a distributed model sums over all columns).
+  void JacobianRowSquares(const Iterate& it, const Vector* free, VectorRef out) const;
+
+  // How J and W are held and applied (penalty.cpp): the assembled matrices
+  // here, or a distributed model's operators; chosen once, at construction.
+  class Algebra;
+
+ private:
+  class Assembled;
+  class Operators;
+
+ public:
   // W's lower triangle (pattern from construction, values of the last
   // EvaluateHessian) and J's pattern, for preconditioners that factor.
   const SparseMatrix& hessian() const { return hessian_; }
@@ -214,6 +247,10 @@ class PenaltyFunction {
   Problem* problem_;
   int n_;
   int m_;
+  const Reductions& reduce_;
+  bool distributed_;
+  bool any_rows_ = false;
+  std::unique_ptr<Algebra> algebra_;
   double beta_ = 1.0;
   PenaltyCounts counts_;
   Vector lower_, upper_;          // box of z

@@ -1,5 +1,7 @@
 #include "qpm/core/problem.hpp"
 
+#include "qpm/core/distributed.hpp"
+
 #include <limits>
 
 #include <Eigen/Core>
@@ -18,6 +20,19 @@ bool Problem::AnyVariableBound() const {
   Vector x_l(n), x_u(n), g_l(m), g_u(m);
   GetBounds(x_l, x_u, g_l, g_u);
   return x_l.array().isFinite().any() || x_u.array().isFinite().any();
+}
+
+namespace {
+class Serial : public Reductions {
+ public:
+  double Sum(double local) const override { return local; }
+  double Max(double local) const override { return local; }
+};
+}  // namespace
+
+const Reductions& SerialReductions() {
+  static const Serial serial;
+  return serial;
 }
 
 }  // namespace qpm

@@ -99,7 +99,7 @@ struct SavedPoint {
   }
   // The merit at the point (Q_beta, or L_A with multipliers), no callbacks.
   double Q(const PenaltyFunction& q) const {
-    const double lambda_c = q.has_multipliers() ? q.multipliers().dot(c) : 0.0;
+    const double lambda_c = q.has_multipliers() ? Dot(q.reduce(), q.multipliers(), c) : 0.0;
     return f + lambda_c + 0.5 * q.beta() * c_squared;
   }
   // Values into `it`, then derivatives and grad Q there; false only for a
@@ -128,7 +128,9 @@ class OuterLoop {
         start_cpu_(start_cpu),
         deadline_(deadline),
         q_(problem),
-        method_(MakeStrategies(options, scaling, q_)) {}
+        method_(MakeStrategies(options, scaling, q_)) {
+    if (q_.distributed()) deadline_.Share(q_.reduce());
+  }
 
   Summary Run(const Vector& x0);
   // The model failed where the scaling evaluates it (x_0), as Run would fail.
@@ -269,6 +271,11 @@ Summary OuterLoop::StartFailed(const Vector& x0) {
 std::optional<Summary> OuterLoop::Refuse() {
   std::string why;
   if (!options_.IsValid(&why)) return Finish(TerminationType::kInvalidOptions, why);
+  if (q_.distributed() && options_.inner_solver != InnerSolverType::kTrustRegion) {
+    return Finish(TerminationType::kInvalidOptions,
+                  "a distributed model is solved by the trust-region inner solver only "
+                  "(docs/distributed.md)");
+  }
   if (options_.inner_solver == InnerSolverType::kTrustRegion && !q_.has_hessian()) {
     return Finish(TerminationType::kInvalidOptions,
                   "the trust-region inner solver needs the Hessian of the Lagrangian, which "
@@ -568,6 +575,7 @@ InnerSummary OuterLoop::SolveSubproblem() {
   InnerControl control;
   method_.tolerance->Start(current_);
   control.tolerance = method_.tolerance->Tolerance();
+  control.reduce = &q_.reduce();
   control.solves_problem = [this](Iterate* x) {
     return method_.convergence->EndsSubproblem(q_, *x) ||
            method_.multipliers->EndsSubproblem(*method_.convergence, &q_, x);
@@ -619,9 +627,9 @@ bool OuterLoop::Notify(const Iterate& x, const StepInfo& step) {
   info.beta = q_.beta();
   info.f = UserObjective(x.f);
   info.c_norm = x.c_norm();
-  info.c_max = x.c.size() ? x.c.lpNorm<Eigen::Infinity>() : 0.0;
+  info.c_max = MaxNorm(q_.reduce(), x.c);
   info.grad_q_norm = x.grad_q_norm;
-  info.grad_q_max = x.grad_q.size() ? x.grad_q.lpNorm<Eigen::Infinity>() : 0.0;
+  info.grad_q_max = MaxNorm(q_.reduce(), x.grad_q);
   info.tau = method_.tolerance->Tolerance()(info.c_norm);
   info.step = step;
   return callbacks_.on_iteration(info);
@@ -670,7 +678,7 @@ void OuterLoop::Conclude(TerminationType type, const std::string& message) {
   q_.FirstOrderMultipliers(current_, &summary_.lambda);
   summary_.f = current_.f;
   summary_.c_norm = current_.c_norm();
-  summary_.c_max = current_.c.size() ? current_.c.lpNorm<Eigen::Infinity>() : 0.0;
+  summary_.c_max = MaxNorm(q_.reduce(), current_.c);
   q_.FormGradient(&current_);
   summary_.grad_q_norm = current_.grad_q_norm;
   BoundMultipliers();
@@ -679,6 +687,7 @@ void OuterLoop::Conclude(TerminationType type, const std::string& message) {
     const double r = current_.grad_q[i] - summary_.z_l[i] + summary_.z_u[i];
     summary_.grad_q_max = std::max(summary_.grad_q_max, std::abs(r));
   }
+  summary_.grad_q_max = q_.reduce().Max(summary_.grad_q_max);
 }
 
 // Ipopt's bound multipliers from the x part of grad Q = grad f + J^T lambda:
@@ -737,7 +746,7 @@ Summary SolveScaledOrNot(Problem* problem, const Vector& x0, const Options& opti
                          const Callbacks& callbacks, const Vector& lambda0, double start_cpu,
                          const CpuDeadline& deadline) {
   if (options.mode == Mode::kPaper || !options.scaling.gradient_based ||
-      x0.size() != problem->num_variables()) {
+      x0.size() != problem->num_variables() || problem->distributed()) {
     OuterLoop loop(problem, options, callbacks, start_cpu, deadline, lambda0, nullptr);
     return loop.Run(x0);
   }
@@ -763,7 +772,8 @@ Summary Solve(Problem* problem, const Vector& x0, const Options& options,
               const Callbacks& callbacks, const Vector& lambda0) {
   const double start_cpu = CpuSeconds();
   const CpuDeadline deadline(start_cpu + options.max_cpu_time, options.max_wall_time);
-  if (!FixedVariables::Any(*problem)) {
+  // A distributed model keeps its fixed variables as bounds l = u.
+  if (problem->distributed() || !FixedVariables::Any(*problem)) {
     return SolveScaledOrNot(problem, x0, options, callbacks, lambda0, start_cpu, deadline);
   }
   FixedVariables reduced(problem);

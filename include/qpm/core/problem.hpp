@@ -37,6 +37,8 @@ inline SparseMatrixView ViewOf(SparseMatrix& matrix) {
                           matrix.innerIndexPtr(), matrix.valuePtr());
 }
 
+class DistributedModel;  // qpm/core/distributed.hpp
+
 class Problem {
  public:
   virtual ~Problem() = default;
@@ -77,6 +79,11 @@ class Problem {
                            SparseMatrix* /*hessian*/) {
     return false;
   }
+
+  // A model split over processes returns its collective operations
+  // (qpm/core/distributed.hpp); then the sizes, bounds and Eval* above are
+  // this process's blocks. Null (the default): the whole model is here.
+  virtual DistributedModel* distributed() { return nullptr; }
 };
 
 }  // namespace qpm

@@ -10,9 +10,11 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 }
 
-ActiveSetStep::ActiveSetStep(int n, const TrustRegionOptions& options, Vector* lent_hd)
+ActiveSetStep::ActiveSetStep(int n, const TrustRegionOptions& options, Vector* lent_hd,
+                             const Reductions& reductions)
     : options_(options),
-      cg_(n, lent_hd),
+      reduce_(reductions),
+      cg_(n, lent_hd, reductions),
       free_(n),
       hp_(n),
       gradient_(n),
@@ -41,7 +43,7 @@ ActiveSetResult ActiveSetStep::Solve(const HessianOperator& hessian, const Vecto
   }
   result.cg.iterations = result.projected_gradient_steps;  // they share CG's budget
   while (free > 0 && result.cg.iterations < max_cg_iter) {
-    if (gradient_.cwiseProduct(free_).norm() <= tol) {  // minimized on this face
+    if (Norm(reduce_, gradient_.cwiseProduct(free_)) <= tol) {  // minimized on this face
       result.cg.exit = CgExit::kConverged;
       break;
     }
@@ -59,13 +61,13 @@ ActiveSetResult ActiveSetStep::Solve(const HessianOperator& hessian, const Vecto
   }
   if (free == 0) result.cg.exit = CgExit::kBoundary;
   result.free = free;
-  result.cg.model_decrease = -(g.dot(*p) + 0.5 * p->dot(hp_));
+  result.cg.model_decrease = -(Dot(reduce_, g, *p) + 0.5 * Dot(reduce_, *p, hp_));
   return result;
 }
 
 double ActiveSetStep::PathPoint(double t, const Vector& g) {
   trial_ = (-t * g).cwiseMax(*lower_).cwiseMin(*upper_);
-  return trial_.norm();
+  return Norm(reduce_, trial_);
 }
 
 // dcauchy: t from the last call; while p(t) = P(-t g) is inside the ball
@@ -77,8 +79,8 @@ int ActiveSetStep::CauchyPoint(const HessianOperator& hessian, const Vector& g, 
   auto sufficient = [&](double t) {
     if (PathPoint(t, g) > radius) return false;
     hessian(trial_, &h_trial_);
-    const double gp = g.dot(trial_);
-    return gp + 0.5 * trial_.dot(h_trial_) <= options_.cauchy_decrease * gp;
+    const double gp = Dot(reduce_, g, trial_);
+    return gp + 0.5 * Dot(reduce_, trial_, h_trial_) <= options_.cauchy_decrease * gp;
   };
   auto keep = [&]() {
     *p = trial_;
@@ -89,6 +91,7 @@ int ActiveSetStep::CauchyPoint(const HessianOperator& hessian, const Vector& g, 
     const double bound = g[i] < 0.0 ? (*upper_)[i] : (*lower_)[i];
     if (g[i] != 0.0) last_break = std::max(last_break, -bound / g[i]);
   }
+  last_break = reduce_.Max(last_break);
   int trials = 1;
   double t = t_;
   p->setZero();
@@ -141,7 +144,7 @@ int ActiveSetStep::ProjectedGradientSteps(const HessianOperator& hessian, double
     ++steps;
     free_previous_.swap(free_);
     *free = MarkFree(*p);
-    idle = (free_.array() > free_previous_.array()).any() ? 0 : idle + 1;
+    idle = reduce_.Any((free_.array() > free_previous_.array()).any()) ? 0 : idle + 1;
   }
   return steps;
 }
@@ -152,11 +155,11 @@ bool ActiveSetStep::ProjectedGradientStep(const HessianOperator& hessian, double
                                           const Vector& p, double* t) {
   for (int trial = 0; trial < options_.max_cauchy_trials; ++trial, *t *= options_.search_backtrack) {
     trial_ = (p - *t * gradient_).cwiseMax(*lower_).cwiseMin(*upper_);
-    if (trial_.norm() > radius) continue;
+    if (Norm(reduce_, trial_) > radius) continue;
     const double change = ModelChange(hessian, p);
-    if (change < 0.0 && change <= options_.cauchy_decrease * gradient_.dot(delta_)) {
-      const double curvature = delta_.dot(h_delta_);
-      if (curvature > 0.0) *t = curvature / h_delta_.squaredNorm();  // s.Hs / Hs.Hs
+    if (change < 0.0 && change <= options_.cauchy_decrease * Dot(reduce_, gradient_, delta_)) {
+      const double curvature = Dot(reduce_, delta_, h_delta_);
+      if (curvature > 0.0) *t = curvature / SquaredNorm(reduce_, h_delta_);  // s.Hs / Hs.Hs
       return true;
     }
   }
@@ -165,17 +168,18 @@ bool ActiveSetStep::ProjectedGradientStep(const HessianOperator& hessian, double
 
 // Whether an entry on a bound at p = 0 is free at p (free_).
 bool ActiveSetStep::FreedBoundsAtCauchyPoint() const {
-  for (int i = 0; i < free_.size(); ++i) {
-    if (free_[i] != 0.0 && ((*lower_)[i] == 0.0 || (*upper_)[i] == 0.0)) return true;
+  bool freed = false;
+  for (int i = 0; i < free_.size() && !freed; ++i) {
+    freed = free_[i] != 0.0 && ((*lower_)[i] == 0.0 || (*upper_)[i] == 0.0);
   }
-  return false;
+  return reduce_.Any(freed);
 }
 
 // m(trial_) - m(p) for delta_ = trial_ - p: grad m(p).delta + 1/2 delta.H delta.
 double ActiveSetStep::ModelChange(const HessianOperator& hessian, const Vector& p) {
   delta_ = trial_ - p;
   hessian(delta_, &h_delta_);
-  return gradient_.dot(delta_) + 0.5 * delta_.dot(h_delta_);
+  return Dot(reduce_, gradient_, delta_) + 0.5 * Dot(reduce_, delta_, h_delta_);
 }
 
 // dprsrch: p_new = P(p + a w), a = 1, backtracking while a is beyond the
@@ -190,13 +194,15 @@ bool ActiveSetStep::ProjectedSearch(const HessianOperator& hessian, Vector* p) {
   for (int k = 0; !accepted && a > first && k < options_.max_search_trials; ++k) {
     trial_ = (*p + a * w_).cwiseMax(*lower_).cwiseMin(*upper_);
     const double change = ModelChange(hessian, *p);
-    accepted = change <= options_.cauchy_decrease * gradient_.dot(delta_);
+    accepted = change <= options_.cauchy_decrease * Dot(reduce_, gradient_, delta_);
     a *= options_.search_backtrack;
   }
   if (!accepted) {
     a = std::min(1.0, first);
     trial_ = (*p + a * w_).cwiseMax(*lower_).cwiseMin(*upper_);
-    if (a == first) trial_[entry] = w_[entry] > 0.0 ? (*upper_)[entry] : (*lower_)[entry];
+    if (a == first && entry >= 0) {
+      trial_[entry] = w_[entry] > 0.0 ? (*upper_)[entry] : (*lower_)[entry];
+    }
     if (!(ModelChange(hessian, *p) < 0.0)) return false;  // not a descent direction
   }
   *p = trial_;
@@ -212,7 +218,10 @@ double ActiveSetStep::FirstBreakpoint(const Vector& p, int* entry) const {
     const double a = ((w_[i] > 0.0 ? (*upper_)[i] : (*lower_)[i]) - p[i]) / w_[i];
     if (a < first) first = a, *entry = i;
   }
-  return first;
+  // The entry is this process's only when its breakpoint is the first of all.
+  const double all = reduce_.Min(first);
+  if (first > all) *entry = -1;
+  return all;
 }
 
 int ActiveSetStep::MarkFree(const Vector& p) {
@@ -222,7 +231,7 @@ int ActiveSetStep::MarkFree(const Vector& p) {
     free_[i] = inside ? 1.0 : 0.0;
     count += inside;
   }
-  return count;
+  return static_cast<int>(Count(reduce_, count));
 }
 
 }  // namespace qpm

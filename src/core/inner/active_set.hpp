@@ -54,8 +54,9 @@ struct ActiveSetResult {
 
 class ActiveSetStep {
  public:
-  // lent_hd: TruncatedCg's.
-  ActiveSetStep(int n, const TrustRegionOptions& options, Vector* lent_hd = nullptr);
+  // lent_hd and reductions: TruncatedCg's.
+  ActiveSetStep(int n, const TrustRegionOptions& options, Vector* lent_hd = nullptr,
+                const Reductions& reductions = SerialReductions());
 
   // p <- the step (lower <= p <= upper, ||p|| <= radius). CG stops at a face
   // residual ||(g + H p)_F|| <= tol and after max_cg_iter iterations in all.
@@ -90,6 +91,7 @@ class ActiveSetStep {
   int MarkFree(const Vector& p);  // free_ = 1 strictly inside the box
 
   TrustRegionOptions options_;
+  const Reductions& reduce_;
   TruncatedCg cg_;
   const Vector* lower_ = nullptr;  // the current step's box
   const Vector* upper_ = nullptr;

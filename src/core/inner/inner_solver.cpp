@@ -39,6 +39,14 @@ CpuDeadline::CpuDeadline(double deadline, double wall_seconds)
                                         : std::numeric_limits<double>::infinity()) {}
 
 bool CpuDeadline::Passed() {
+  if (!shared_) return PassedHere();
+  next_read_ = 0.0;
+  const bool passed = shared_->Any(PassedHere());
+  wall_passed_ = shared_->Any(wall_passed_);
+  return passed;
+}
+
+bool CpuDeadline::PassedHere() {
   const double now = SteadySeconds();
   if (now > wall_deadline_) return wall_passed_ = true;
   if (now < next_read_) return false;
@@ -57,6 +65,7 @@ void SwapIterates(Iterate* a, Iterate* b) {
   a->grad_f.swap(b->grad_f);
   a->jacobian_values.swap(b->jacobian_values);
   std::swap(a->jacobian_pattern, b->jacobian_pattern);
+  std::swap(a->jacobian_slot, b->jacobian_slot);
   a->grad_q.swap(b->grad_q);
   std::swap(a->grad_q_norm, b->grad_q_norm);
 }
@@ -105,7 +114,7 @@ bool RanAway(const InnerControl& control, const Iterate& x) {
   if (x.c_norm() > control.max_violation) return true;
   const bool f_low = x.f < control.min_objective;
   if (!f_low && control.max_abs_z == std::numeric_limits<double>::infinity()) return false;
-  const double z_max = x.x.size() ? x.x.lpNorm<Eigen::Infinity>() : 0.0;
+  const double z_max = MaxNorm(*control.reduce, x.x);
   return (f_low && z_max >= control.objective_runaway_min_z) || z_max > control.max_abs_z;
 }
 }  // namespace
@@ -122,7 +131,7 @@ bool ReportStep(const InnerControl& control, const Iterate& x, const StepInfo& s
     summary->status = InnerStatus::kRunaway;
     summary->runaway_c_norm = x.c_norm();
     summary->runaway_objective = x.f < control.min_objective;
-    summary->runaway_z_max = x.x.size() ? x.x.lpNorm<Eigen::Infinity>() : 0.0;
+    summary->runaway_z_max = MaxNorm(*control.reduce, x.x);
     return true;
   }
   if (monitor->Stalled(x)) {

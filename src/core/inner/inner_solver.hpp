@@ -31,8 +31,13 @@ class CpuDeadline {
   explicit CpuDeadline(double deadline, double wall_seconds = 0.0);
   bool Passed();
   bool wall_passed() const { return wall_passed_; }
+  // The processes of a distributed model decide together: the limit has
+  // passed when it has on one of them, and each call reads the clocks.
+  void Share(const Reductions& reductions) { shared_ = &reductions; }
 
  private:
+  bool PassedHere();
+  const Reductions* shared_ = nullptr;
   double deadline_;
   double threads_;
   double next_read_ = 0.0;  // steady-clock seconds
@@ -42,6 +47,7 @@ class CpuDeadline {
 
 struct InnerControl {
   FeasibilityTolerance tolerance;
+  const Reductions* reduce = &SerialReductions();  // the penalty's (reduce.hpp)
   long max_iterations = 0;      // budget for this call
   CpuDeadline* deadline = nullptr;  // max_cpu_time; none when null
   double stall_rounding = 1e-14;  // relative decrease of Q that counts as progress

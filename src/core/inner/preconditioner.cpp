@@ -33,7 +33,8 @@ void PositiveDiagonal(const PenaltyFunction& q, Vector* d) {
   q.HessianDiagonal(d->head(nx));
   d->head(nx) = d->head(nx).cwiseAbs();
   d->tail(q.num_slacks()).setZero();
-  const double floor = 1e-8 * std::max(1.0, d->head(nx).size() ? d->head(nx).maxCoeff() : 1.0);
+  const double largest = q.reduce().Max(nx ? d->head(nx).maxCoeff() : 1.0);
+  const double floor = 1e-8 * std::max(1.0, largest);
   *d = d->cwiseMax(floor);
 }
 
@@ -47,10 +48,7 @@ class JacobiPreconditioner : public Preconditioner {
   bool Update(const Iterate& it) override {
     PositiveDiagonal(*q_, &diag_);
     const double beta = q_->beta();
-    const ConstSparseMatrixView j = it.jacobian();
-    for (int r = 0; r < j.outerSize(); ++r) {
-      for (ConstSparseMatrixView::InnerIterator e(j, r); e; ++e) diag_[e.col()] += beta * e.value() * e.value();
-    }
+    if (q_->any_rows()) q_->AddJacobianColumnSquares(it, beta, diag_.head(q_->num_x()));
     diag_.tail(q_->num_slacks()).array() += beta;
     return true;
   }
@@ -59,10 +57,10 @@ class JacobiPreconditioner : public Preconditioner {
     *z = r.cwiseQuotient(diag_);
   }
   // z = r ./ diag(H) formed entry by entry inside the update, never stored.
-  double Direction(const Vector& r, const Vector* free, bool first, double rz_previous, Vector*,
-                   Vector* d) override {
-    if (!free) return NextDirection(r, r.cwiseQuotient(diag_), first, rz_previous, d);
-    return NextDirection(r, r.cwiseQuotient(diag_).cwiseProduct(*free), first, rz_previous, d);
+  double Direction(const Reductions& sum, const Vector& r, const Vector* free, bool first,
+                   double rz_previous, Vector*, Vector* d) override {
+    if (!free) return NextDirection(sum, r, r.cwiseQuotient(diag_), first, rz_previous, d);
+    return NextDirection(sum, r, r.cwiseQuotient(diag_).cwiseProduct(*free), first, rz_previous, d);
   }
   bool needs_work() const override { return false; }
 
@@ -206,10 +204,10 @@ class AutoPreconditioner : public Preconditioner {
     active().Apply(r, free, z);
     factorizations_ = cholesky_->factorizations();
   }
-  double Direction(const Vector& r, const Vector* free, bool first, double rz_previous,
-                   Vector* work, Vector* d) override {
+  double Direction(const Reductions& sum, const Vector& r, const Vector* free, bool first,
+                   double rz_previous, Vector* work, Vector* d) override {
     ++products_;
-    const double rz = active().Direction(r, free, first, rz_previous, work, d);
+    const double rz = active().Direction(sum, r, free, first, rz_previous, work, d);
     factorizations_ = cholesky_->factorizations();
     return rz;
   }
@@ -260,6 +258,12 @@ bool Affordable(const FactorCost& cost, double product_work, const TrustRegionOp
 
 std::unique_ptr<Preconditioner> MakePreconditioner(const TrustRegionOptions& options,
                                                    PenaltyFunction* q) {
+  // A distributed model's J and W are operators: nothing to factor
+  // (docs/distributed.md), so every kind but none is jacobi.
+  if (q->distributed()) {
+    if (options.preconditioner == PreconditionerKind::kNone) return nullptr;
+    return std::make_unique<JacobiPreconditioner>(q);
+  }
   SparseMatrix j;
   q->JacobianPatternMatrix(&j);
   std::unique_ptr<Preconditioner> chosen;

@@ -7,8 +7,8 @@
 
 namespace qpm {
 
-double BoundaryStep(const Vector& p, const Vector& d, double radius) {
-  const double pd = p.dot(d), dd = d.squaredNorm(), pp = p.squaredNorm();
+double BoundaryStep(const Vector& p, const Vector& d, double radius, const Reductions& r) {
+  const double pd = Dot(r, p, d), dd = SquaredNorm(r, d), pp = SquaredNorm(r, p);
   const double disc = std::max(0.0, pd * pd + dd * (radius * radius - pp));
   return (-pd + std::sqrt(disc)) / dd;
 }
@@ -19,31 +19,32 @@ namespace {
 class Identity : public CgPreconditioner {
  public:
   void Apply(const Vector& r, const Vector*, Vector* z) override { *z = r; }
-  double Direction(const Vector& r, const Vector*, bool first, double rz_previous, Vector*,
-                   Vector* d) override {
-    return NextDirection(r, r, first, rz_previous, d);
+  double Direction(const Reductions& sum, const Vector& r, const Vector*, bool first,
+                   double rz_previous, Vector*, Vector* d) override {
+    return NextDirection(sum, r, r, first, rz_previous, d);
   }
   bool needs_work() const override { return false; }
 };
 
 }  // namespace
 
-double CgPreconditioner::Direction(const Vector& r, const Vector* free, bool first,
-                                   double rz_previous, Vector* work, Vector* d) {
+double CgPreconditioner::Direction(const Reductions& sum, const Vector& r, const Vector* free,
+                                   bool first, double rz_previous, Vector* work, Vector* d) {
   Apply(r, free, work);
   if (free) work->array() *= free->array();
-  return NextDirection(r, *work, first, rz_previous, d);
+  return NextDirection(sum, r, *work, first, rz_previous, d);
 }
 
 namespace {
 bool Lendable(const Vector* lent, int n) { return lent && lent->size() == n; }
 }  // namespace
 
-TruncatedCg::TruncatedCg(int n, Vector* lent_hd)
+TruncatedCg::TruncatedCg(int n, Vector* lent_hd, const Reductions& reductions)
     : r_(n),
       d_(n),
       own_hd_(Lendable(lent_hd, n) ? 0 : n),
-      hd_(Lendable(lent_hd, n) ? *lent_hd : own_hd_) {
+      hd_(Lendable(lent_hd, n) ? *lent_hd : own_hd_),
+      reduce_(reductions) {
   for (const Vector* v : {&r_, &d_, &own_hd_}) AdviseHugePages(v->data(), sizeof(double) * v->size());
 }
 
@@ -65,7 +66,7 @@ CgResult TruncatedCg::Solve(const HessianOperator& hessian, const Vector& g, dou
   // iterations and at large beta can exceed the true decrease, so that
   // every step is rejected and the radius collapses.
   if (result.iterations == 0) {
-    result.model_decrease = -(g.dot(*p) + 0.0);
+    result.model_decrease = -(Dot(reduce_, g, *p) + 0.0);
     return result;
   }
   if (result.iterations == 1) {
@@ -73,7 +74,7 @@ CgResult TruncatedCg::Solve(const HessianOperator& hessian, const Vector& g, dou
   } else {
     hessian(*p, &hd_);
   }
-  result.model_decrease = -(g.dot(*p) + 0.5 * p->dot(hd_));
+  result.model_decrease = -(Dot(reduce_, g, *p) + 0.5 * Dot(reduce_, *p, hd_));
   return result;
 }
 
@@ -92,7 +93,7 @@ CgResult TruncatedCg::Iterate(const HessianOperator& hessian, double radius, dou
   CgPreconditioner& m = preconditioner ? *preconditioner : identity;
   Reserve(preconditioner);  // no-op once sized (the trust region reserves at set-up)
   // d = -M^{-1} r, zero off the face, as every later d.
-  double rz = m.Direction(r_, free, true, 0.0, &z_, &d_);
+  double rz = m.Direction(reduce_, r_, free, true, 0.0, &z_, &d_);
   // Moves p by tau d (to the ball) and stops with `exit`.
   auto stop_at = [&](double tau, CgExit exit) {
     *p += tau * d_;
@@ -101,24 +102,24 @@ CgResult TruncatedCg::Iterate(const HessianOperator& hessian, double radius, dou
     result.exit = exit;
     return result;
   };
-  if (r_.norm() <= tol) return result;
+  if (Norm(reduce_, r_) <= tol) return result;
   if (!(rz > 0.0)) return result;  // M not positive on r: stop at p
   for (; result.iterations < max_iter; ++result.iterations) {
     hessian(d_, &hd_);
     if (free) hd_.array() *= free->array();  // H_FF d_F
-    const double dhd = d_.dot(hd_);
-    const double limit = BoundaryStep(*p, d_, radius);
+    const double dhd = Dot(reduce_, d_, hd_);
+    const double limit = BoundaryStep(*p, d_, radius, reduce_);
     if (dhd <= 0.0) return stop_at(limit, CgExit::kNegativeCurvature);
     const double alpha = rz / dhd;
     if (alpha >= limit) return stop_at(limit, CgExit::kBoundary);
     *p += alpha * d_;
     if (result.iterations == 0) first_step_ = alpha;
     r_ += alpha * hd_;
-    if (r_.norm() <= tol) {
+    if (Norm(reduce_, r_) <= tol) {
       ++result.iterations;
       return result;
     }
-    rz = m.Direction(r_, free, false, rz, &z_, &d_);
+    rz = m.Direction(reduce_, r_, free, false, rz, &z_, &d_);
   }
   result.exit = CgExit::kIterationLimit;
   return result;

@@ -18,6 +18,7 @@
 
 #include <functional>
 
+#include "core/linalg/reduce.hpp"
 #include "qpm/core/problem.hpp"
 
 namespace qpm {
@@ -49,16 +50,17 @@ class CgPreconditioner {
   // r.z. `work` holds z. A preconditioner that forms z entry by entry
   // overrides it without `work` and says so in needs_work(): CG then keeps
   // one n-vector less (docs/algorithm.md, "Memory budget").
-  virtual double Direction(const Vector& r, const Vector* free, bool first, double rz_previous,
-                           Vector* work, Vector* d);
+  // `sum` reduces r.z over the processes (reduce.hpp).
+  virtual double Direction(const Reductions& sum, const Vector& r, const Vector* free, bool first,
+                           double rz_previous, Vector* work, Vector* d);
   virtual bool needs_work() const { return true; }
 
  protected:
   // The update of Direction for z given as a vector or an expression.
   template <class Z>
-  static double NextDirection(const Vector& r, const Z& z, bool first, double rz_previous,
-                              Vector* d) {
-    const double rz = r.dot(z);
+  static double NextDirection(const Reductions& sum, const Vector& r, const Z& z, bool first,
+                              double rz_previous, Vector* d) {
+    const double rz = Dot(sum, r, z);
     if (first) {
       *d = -z;
     } else {
@@ -74,7 +76,9 @@ class TruncatedCg {
   // that CG uses for H d during Solve and SolveOnFace only (its contents do
   // not survive a call, nothing the products call may use it): one n-vector
   // less (docs/algorithm.md, "Memory budget").
-  explicit TruncatedCg(int n, Vector* lent_hd = nullptr);
+  // `reductions`: the processes' sums of a distributed model (reduce.hpp).
+  explicit TruncatedCg(int n, Vector* lent_hd = nullptr,
+                       const Reductions& reductions = SerialReductions());
   TruncatedCg(const TruncatedCg&) = delete;  // hd_ may refer to its own own_hd_
   TruncatedCg& operator=(const TruncatedCg&) = delete;
   // Sizes M^{-1} r's vector when `preconditioner` needs one (CgPreconditioner::needs_work).
@@ -102,11 +106,13 @@ class TruncatedCg {
 
   Vector r_, z_, d_, own_hd_;  // z_: M^{-1} r, sized by Reserve only where needed
   Vector& hd_;                 // own_hd_ or the lent vector
+  const Reductions& reduce_;
   double first_step_ = 0.0;  // the step length along d_0 (p = first_step_ d_0 after one iteration)
 };
 
 // tau >= 0 with ||p + tau d|| = radius, for ||p|| <= radius.
-double BoundaryStep(const Vector& p, const Vector& d, double radius);
+double BoundaryStep(const Vector& p, const Vector& d, double radius,
+                    const Reductions& r = SerialReductions());
 
 }  // namespace qpm
 

@@ -13,9 +13,9 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
       q_(q),
       // With a box the active-set step's CG runs, else cg_; the one that runs
       // has the penalty's scratch vector for H d (nothing in a CG step uses it).
-      cg_(q->has_bounds() ? 0 : q->n(), q->has_bounds() ? nullptr : &q->scratch()),
+      cg_(q->has_bounds() ? 0 : q->n(), q->has_bounds() ? nullptr : &q->scratch(), q->reduce()),
       active_set_(q->has_bounds() ? q->n() : 0, options,
-                  q->has_bounds() ? &q->scratch() : nullptr),
+                  q->has_bounds() ? &q->scratch() : nullptr, q->reduce()),
       radius_(options.initial_radius),
       max_radius_(options.max_radius),
       preconditioner_(MakePreconditioner(options, q)) {
@@ -83,7 +83,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
       summary.status = InnerStatus::kRunaway;
       summary.runaway_c_norm = x->c_norm();
       summary.runaway_objective = true;
-      summary.runaway_z_max = x->x.lpNorm<Eigen::Infinity>();
+      summary.runaway_z_max = MaxNorm(q_->reduce(), x->x);
       return summary;
     }
     if (ReportStep(control, *x, step, &monitor, &summary) ||
@@ -105,14 +105,14 @@ long TrustRegion::StallWindow() const {
 
 // max_radius * max(1, ||z||_inf): the relative Delta_max (trust_region.hpp).
 double TrustRegion::RelativeCap(const Iterate& x) const {
-  return options_.max_radius * std::max(1.0, x.x.size() ? x.x.lpNorm<Eigen::Infinity>() : 0.0);
+  return options_.max_radius * std::max(1.0, MaxNorm(q_->reduce(), x.x));
 }
 
 // TrustRegionOptions::collapsed_radius: many accepted steps in a row with a
 // radius far below the scale of z (rejected trials shrink it to min_radius).
 bool TrustRegion::RadiusCollapsed(const Iterate& x) {
   if (options_.collapsed_window <= 0) return false;
-  const double scale = std::max(1.0, x.x.size() ? x.x.lpNorm<Eigen::Infinity>() : 0.0);
+  const double scale = std::max(1.0, MaxNorm(q_->reduce(), x.x));
   collapsed_ = radius_ < options_.collapsed_radius * scale ? collapsed_ + 1 : 0;
   return collapsed_ >= options_.collapsed_window;
 }
@@ -136,7 +136,9 @@ bool TrustRegion::HessianAtTrial(const InnerControl& control, bool* hessian_curr
   q_->SamePointNext();  // right after the trial's derivatives (TryStep accepted it)
   *hessian_current = q_->EvaluateHessian(trial_);
   last_trial_failed_ = !*hessian_current;
-  if (!*hessian_current) radius_ = options_.shrink_factor * std::min(radius_, step_.norm());
+  if (!*hessian_current) {
+    radius_ = options_.shrink_factor * std::min(radius_, Norm(q_->reduce(), step_));
+  }
   return *hessian_current;
 }
 
@@ -148,7 +150,7 @@ bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {
   const CgResult cg = q_->has_bounds()
                           ? BoundedStep(x, tol, max_iter, m)
                           : cg_.Solve(hessian_, x.grad_q, radius_, tol, max_iter, &step_, m);
-  const double step_norm = step_.norm();
+  const double step_norm = Norm(q_->reduce(), step_);
   // Converged inside the region or cut by a radius that shrank below the
   // spacing of the doubles around z: either way no step changes z.
   below_resolution_ = BelowResolution(x.x);
@@ -166,10 +168,9 @@ bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {
 // the doubles around z_i: |p_i| <= resolution_steps eps_mach |z_i|.
 bool TrustRegion::BelowResolution(const Vector& z) const {
   const double ulps = options_.resolution_steps * std::numeric_limits<double>::epsilon();
-  for (int i = 0; i < z.size(); ++i) {
-    if (std::abs(step_[i]) > ulps * std::abs(z[i])) return false;
-  }
-  return true;
+  bool above = false;
+  for (int i = 0; i < z.size() && !above; ++i) above = std::abs(step_[i]) > ulps * std::abs(z[i]);
+  return !q_->reduce().Any(above);
 }
 
 // The step over the box l - z <= p <= u - z: TRON's active-set step
@@ -239,7 +240,7 @@ double TrustRegion::Ratio(const Iterate& x, double predicted) {
   last_trial_failed_ = !q_->EvaluateDerivatives(&trial_);
   if (last_trial_failed_) return -std::numeric_limits<double>::infinity();
   derivatives_ready_ = true;
-  const double actual = -0.5 * (x.grad_q + trial_.grad_q).dot(step_);
+  const double actual = -0.5 * Dot(q_->reduce(), x.grad_q + trial_.grad_q, step_);
   return predicted > 0.0 ? actual / predicted : 0.0;
 }
 

@@ -12,7 +12,8 @@ namespace qpm {
 
 namespace {
 
-double MaxNorm(const Vector& v) { return v.size() ? v.lpNorm<Eigen::Infinity>() : 0.0; }
+// ||v||_inf over all processes (reduce.hpp).
+double MaxNorm(const PenaltyFunction& q, const Vector& v) { return MaxNorm(q.reduce(), v); }
 
 // Ipopt's test (Waechter & Biegler 2006, Sec. 2.1; TerminationOptions).
 class IpoptTest : public ConvergenceTest {
@@ -78,10 +79,11 @@ class IpoptTest : public ConvergenceTest {
     for (int j = 0; j < q.m(); ++j) {
       y_l1 += std::abs((q.has_multipliers() ? q.multipliers()[j] : 0.0) + q.beta() * x.c[j]);
     }
-    const double count = std::max(1, q.m() + q.n());
+    y_l1 = q.reduce().Sum(y_l1);
+    const double count = std::max(1L, Count(q.reduce(), q.m() + q.n()));
     const double s_d = std::max(t_.s_max, (y_l1 + d.bound_multipliers_l1) / count) / t_.s_max;
     Optimality o;
-    o.constr_viol = MaxNorm(x.c);
+    o.constr_viol = MaxNorm(q, x.c);
     o.error = std::max(d.dual_inf / s_d, o.constr_viol);
     o.dual_inf = scaling_ ? d.weighted_dual_inf : d.dual_inf;
     if (scaling_) {
@@ -89,6 +91,7 @@ class IpoptTest : public ConvergenceTest {
       for (int j = 0; j < q.m(); ++j) {
         o.constr_viol = std::max(o.constr_viol, std::abs(x.c[j]) / scaling_->constraint_factors()[j]);
       }
+      o.constr_viol = q.reduce().Max(o.constr_viol);
     }
     return o;
   }
@@ -102,15 +105,15 @@ class IpoptTest : public ConvergenceTest {
 // below feasibility_decrease times its value before the subproblem.
 class ConditionalPenalty : public PenaltyUpdate {
  public:
-  explicit ConditionalPenalty(const Options& o) : o_(o) {}
+  ConditionalPenalty(const Options& o, const Reductions& r) : o_(o), r_(r) {}
   double Start(const PenaltyFunction& q, const Iterate& x0) override {
-    previous_c_max_ = MaxNorm(x0.c);
+    previous_c_max_ = MaxNorm(q, x0.c);
     return o_.penalty_init > 0.0 ? o_.penalty_init : Automatic(q, x0);
   }
   // After the first subproblem there is no earlier multiplier step to judge:
   // x_0's violation says nothing about lambda_0 (ALGENCAN tests from k = 1).
   double Next(double beta, const Iterate& x, long, int k) override {
-    const double c_max = MaxNorm(x.c);
+    const double c_max = MaxNorm(r_, x.c);
     if (k > 0 && c_max > o_.multipliers.feasibility_decrease * previous_c_max_) {
       beta *= o_.multipliers.penalty_increase;
     }
@@ -121,7 +124,7 @@ class ConditionalPenalty : public PenaltyUpdate {
   // stationary point of the violation can be far larger, and its rounding
   // noise would stall the new path.
   double Restart(double beta, const PenaltyFunction& q, const Iterate& x0) override {
-    previous_c_max_ = MaxNorm(x0.c);
+    previous_c_max_ = MaxNorm(q, x0.c);
     return std::min(beta, 1e3 * Automatic(q, x0));
   }
   double runaway_factor() const override {
@@ -134,13 +137,14 @@ class ConditionalPenalty : public PenaltyUpdate {
   double Automatic(const PenaltyFunction& q, const Iterate& x0) const {
     const MultiplierOptions& m = o_.multipliers;
     const double half_c2 = 0.5 * x0.c_squared;
-    const double rows = std::max(1, q.m());
+    const double rows = std::max(1L, Count(q.reduce(), q.m()));
     const double unit = half_c2 > 0.0 ? std::min(rows, 1.0 / half_c2) : rows;
     const double beta = 10.0 * std::max(1.0, std::abs(x0.f)) / std::max(half_c2, unit);
     return std::min(std::max(beta, m.penalty_init_min), m.penalty_init_max);
   }
 
   const Options o_;
+  const Reductions& r_;
   double previous_c_max_ = 0.0;  // ||c||_inf before the subproblem
 };
 
@@ -153,7 +157,8 @@ class FirstOrderMultipliers : public MultiplierUpdate {
   // The user's lambda (warm start), else the least-squares estimate, else 0.
   void Seed(const Vector& lambda0, PenaltyFunction* q, Iterate* x0) override {
     Vector lambda = Vector::Zero(q->m());
-    if (lambda0.size() == q->m() && q->m() > 0) {
+    const bool given = q->reduce().Min(lambda0.size() == q->m() ? 1.0 : 0.0) > 0.0;
+    if (given && q->any_rows()) {
       lambda = lambda0;
     } else if (o_.multipliers.least_squares_init) {
       lambda = LeastSquaresMultipliers(*q, *x0, o_.multipliers.init_max);
@@ -193,7 +198,7 @@ class FirstOrderMultipliers : public MultiplierUpdate {
     *lambda = lambda->cwiseMax(-max_abs).cwiseMin(max_abs);
   }
   bool Feasible(const ConvergenceTest& test, const PenaltyFunction& q, const Iterate& x) const {
-    return q.m() > 0 && MaxNorm(x.c) <= o_.termination.tol && !test.Violated(q, x);
+    return q.any_rows() && MaxNorm(q, x.c) <= o_.termination.tol && !test.Violated(q, x);
   }
   bool TryLeastSquares(const ConvergenceTest& test, InnerStatus status, PenaltyFunction* q,
                        Iterate* x) {
@@ -227,7 +232,7 @@ class NewtonMultipliers : public FirstOrderMultipliers {
  private:
   bool Step(const Iterate& x, FaceSolve* newton, const PenaltyFunction& q,
             Vector* lambda) override {
-    if (MaxNorm(x.c) > o_.multipliers.newton_max_violation) return false;
+    if (MaxNorm(q, x.c) > o_.multipliers.newton_max_violation) return false;
     return NewtonMultiplierStep(q, x, o_.multipliers.newton_cg_iter, newton, lambda);
   }
 };
@@ -238,13 +243,13 @@ class NewtonMultipliers : public FirstOrderMultipliers {
 // (docs/algorithm.md, "Local infeasibility").
 class TighteningTolerance : public SubproblemTolerance {
  public:
-  explicit TighteningTolerance(const Options& o) : o_(o) {}
+  TighteningTolerance(const Options& o, const Reductions& r) : o_(o), r_(r) {}
   // Near feasibility (||c||_inf <= 1) a subproblem must also cut its start's
   // stationarity tenfold: tau(x) alone lets it end where it began, and the
   // penalty then grows for a lack of progress it never tried to make
   // (docs/algorithm.md, "The default mode").
   void Start(const Iterate& x) override {
-    const double c_max = x.c.size() ? x.c.lpNorm<Eigen::Infinity>() : 0.0;
+    const double c_max = MaxNorm(r_, x.c);
     progress_cap_ = c_max <= kNearFeasible ? kProgress * x.grad_q_norm
                                            : std::numeric_limits<double>::infinity();
   }
@@ -266,6 +271,7 @@ class TighteningTolerance : public SubproblemTolerance {
 
  private:
   const Options o_;
+  const Reductions& r_;
   bool tight_ = false;
   int tight_since_ = 0;  // the subproblem that made it tight
   static constexpr double kNearFeasible = 1.0;
@@ -282,8 +288,9 @@ class TighteningTolerance : public SubproblemTolerance {
 // more runaways of f there mean unboundedness too.
 class DefaultRunaway : public RunawayTest {
  public:
+  explicit DefaultRunaway(const Reductions& r) : r_(r) {}
   void SetLimits(const Iterate& start, double, InnerControl* control) const override {
-    control->objective_runaway_min_z = 10.0 * std::max(start.x.lpNorm<Eigen::Infinity>(), 1.0);
+    control->objective_runaway_min_z = 10.0 * std::max(MaxNorm(r_, start.x), 1.0);
   }
   bool Unbounded(int feasible_runaways) const override { return feasible_runaways >= 3; }
   Feasible OnFeasibleRunaway(const InnerSummary& inner, double diverging_iterates_tol,
@@ -291,6 +298,9 @@ class DefaultRunaway : public RunawayTest {
     if (inner.runaway_z_max > diverging_iterates_tol) return Feasible::kDiverged;
     return inner.runaway_objective && !followed ? Feasible::kFollow : Feasible::kRestart;
   }
+
+ private:
+  const Reductions& r_;
 };
 
 }  // namespace
@@ -299,14 +309,14 @@ Strategies DefaultStrategies(const Options& options, const ScaledProblem* scalin
                              const PenaltyFunction& q) {
   Strategies s;
   s.convergence = std::make_unique<IpoptTest>(options.termination, scaling, q);
-  s.penalty = std::make_unique<ConditionalPenalty>(options);
+  s.penalty = std::make_unique<ConditionalPenalty>(options, q.reduce());
   if (options.multipliers.newton_cg_iter > 0) {
     s.multipliers = std::make_unique<NewtonMultipliers>(options);
   } else {
     s.multipliers = std::make_unique<FirstOrderMultipliers>(options);
   }
-  s.tolerance = std::make_unique<TighteningTolerance>(options);
-  s.runaway = std::make_unique<DefaultRunaway>();
+  s.tolerance = std::make_unique<TighteningTolerance>(options, q.reduce());
+  s.runaway = std::make_unique<DefaultRunaway>(q.reduce());
   s.feasibility_restarts = 1;
   return s;
 }

@@ -97,25 +97,28 @@ class PaperTolerance : public SubproblemTolerance {
 // unboundedness by themselves.
 class PaperRunaway : public RunawayTest {
  public:
+  explicit PaperRunaway(const Reductions& r) : r_(r) {}
   void SetLimits(const Iterate& start, double kappa, InnerControl* control) const override {
-    control->max_abs_z = std::min(control->max_abs_z,
-                                  kappa * std::max(start.x.lpNorm<Eigen::Infinity>(), 1.0));
+    control->max_abs_z = std::min(control->max_abs_z, kappa * std::max(MaxNorm(r_, start.x), 1.0));
   }
   bool Unbounded(int) const override { return false; }
   Feasible OnFeasibleRunaway(const InnerSummary&, double, bool) const override {
     return Feasible::kRestart;
   }
+
+ private:
+  const Reductions& r_;
 };
 
 }  // namespace
 
-Strategies PaperStrategies(const Options& options) {
+Strategies PaperStrategies(const Options& options, const PenaltyFunction& q) {
   Strategies s;
   s.convergence = std::make_unique<PaperTest>(options.paper);
   s.penalty = std::make_unique<GeometricPenalty>(options);
   s.multipliers = std::make_unique<NoMultipliers>();
   s.tolerance = std::make_unique<PaperTolerance>(options);
-  s.runaway = std::make_unique<PaperRunaway>();
+  s.runaway = std::make_unique<PaperRunaway>(q.reduce());
   s.feasibility_restarts = 0;
   return s;
 }

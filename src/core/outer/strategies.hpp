@@ -130,7 +130,7 @@ struct Strategies {
 };
 
 // The paper's Algorithm 1 exactly (Mode::kPaper).
-Strategies PaperStrategies(const Options& options);
+Strategies PaperStrategies(const Options& options, const PenaltyFunction& q);
 // The default mode; `scaling` (or null) is the problem the penalty works on
 // when gradient-scaled, `q` the penalty (its slack layout).
 Strategies DefaultStrategies(const Options& options, const ScaledProblem* scaling,
@@ -138,7 +138,7 @@ Strategies DefaultStrategies(const Options& options, const ScaledProblem* scalin
 
 inline Strategies MakeStrategies(const Options& options, const ScaledProblem* scaling,
                                  const PenaltyFunction& q) {
-  return options.mode == Mode::kPaper ? PaperStrategies(options)
+  return options.mode == Mode::kPaper ? PaperStrategies(options, q)
                                       : DefaultStrategies(options, scaling, q);
 }
 

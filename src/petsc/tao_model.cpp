@@ -1,0 +1,371 @@
+#include "petsc/tao_model.hpp"
+
+#include <petsc/private/taoimpl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace qpm {
+namespace petsc {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+int LocalSize(Vec v) {
+  PetscInt n = 0;
+  if (v) VecGetLocalSize(v, &n);
+  return static_cast<int>(n);
+}
+
+// TAO's infinite bounds are +-PETSC_INFINITY (~1e300); the core's are +-inf.
+double Bound(PetscScalar b) {
+  if (b <= PETSC_NINFINITY) return -kInf;
+  if (b >= PETSC_INFINITY) return kInf;
+  return b;
+}
+
+PetscErrorCode Copy(const double* from, int n, Vec to) {
+  PetscScalar* a;
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayWrite(to, &a));
+  std::copy(from, from + n, a);
+  PetscCall(VecRestoreArrayWrite(to, &a));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Copy(Vec from, double* to, double sign = 1.0) {
+  const PetscScalar* a;
+  PetscInt n;
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(from, &n));
+  PetscCall(VecGetArrayRead(from, &a));
+  for (PetscInt i = 0; i < n; ++i) to[i] = sign * a[i];
+  PetscCall(VecRestoreArrayRead(from, &a));
+  PetscFunctionReturn(0);
+}
+
+// A product that failed: NaN entries, which the core treats as an
+// evaluation failure.
+void Poison(VectorRef out) { out.setConstant(std::numeric_limits<double>::quiet_NaN()); }
+
+}  // namespace
+
+TaoModel::TaoModel(Tao tao)
+    : tao_(tao),
+      comm_(PetscObjectComm(reinterpret_cast<PetscObject>(tao))),
+      n_(LocalSize(tao->solution)),
+      me_(tao->eq_constrained ? LocalSize(tao->constraints_equality) : 0),
+      mi_(tao->ineq_constrained ? LocalSize(tao->constraints_inequality) : 0),
+      bounded_(tao->XL || tao->XU),
+      user_hessian_(tao->ops->computehessian != nullptr) {
+  PetscBool objective = PETSC_FALSE, both = PETSC_FALSE;
+  TaoIsObjectiveDefined(tao, &objective);
+  TaoIsObjectiveAndGradientDefined(tao, &both);
+  objective_with_gradient_ = !objective && both;
+  for (Vec* v : {&x_, &g_, &v_, &hv_, &hessian_x_}) Failed(VecDuplicate(tao->solution, v));
+  if (tao->eq_constrained) Failed(VecDuplicate(tao->constraints_equality, &ye_));
+  if (tao->ineq_constrained) Failed(VecDuplicate(tao->constraints_inequality, &yi_));
+  if (!user_hessian_) {
+    Failed(VecDuplicate(tao->solution, &base_gradient_));
+    Failed(VecDuplicate(tao->solution, &shifted_));
+  }
+}
+
+TaoModel::~TaoModel() {
+  for (Slot& s : slots_) MatDestroy(&s.equality), MatDestroy(&s.inequality);
+  for (Vec* v : {&x_, &g_, &v_, &hv_, &ye_, &yi_, &hessian_x_, &base_gradient_, &shifted_}) {
+    VecDestroy(v);
+  }
+}
+
+bool TaoModel::Failed(PetscErrorCode code) {
+  if (code && !error_) error_ = code;
+  return code != 0;
+}
+
+PetscErrorCode TaoModel::ReadVec(Vec v, VectorRef out) const { return Copy(v, out.data()); }
+PetscErrorCode TaoModel::WriteVec(const ConstVectorRef& in, Vec v) const {
+  return Copy(in.data(), n_, v);
+}
+
+double TaoModel::Sum(double local) const {
+  double all = local;
+  MPI_Allreduce(&local, &all, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  return all;
+}
+
+double TaoModel::Max(double local) const {
+  double all = local;
+  MPI_Allreduce(&local, &all, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  return all;
+}
+
+void TaoModel::GetBounds(VectorRef x_l, VectorRef x_u, VectorRef g_l, VectorRef g_u) const {
+  x_l.setConstant(-kInf);
+  x_u.setConstant(kInf);
+  const PetscScalar* a;
+  if (tao_->XL && !VecGetArrayRead(tao_->XL, &a)) {
+    for (int i = 0; i < n_; ++i) x_l[i] = Bound(a[i]);
+    VecRestoreArrayRead(tao_->XL, &a);
+  }
+  if (tao_->XU && !VecGetArrayRead(tao_->XU, &a)) {
+    for (int i = 0; i < n_; ++i) x_u[i] = Bound(a[i]);
+    VecRestoreArrayRead(tao_->XU, &a);
+  }
+  g_l.setZero();
+  g_u.head(me_).setZero();
+  g_u.tail(mi_).setConstant(kInf);
+  if (tao_->ineq_doublesided && tao_->IL && tao_->IU) {  // IL <= c_i <= IU
+    if (!VecGetArrayRead(tao_->IL, &a)) {
+      for (int j = 0; j < mi_; ++j) g_l[me_ + j] = Bound(a[j]);
+      VecRestoreArrayRead(tao_->IL, &a);
+    }
+    if (!VecGetArrayRead(tao_->IU, &a)) {
+      for (int j = 0; j < mi_; ++j) g_u[me_ + j] = Bound(a[j]);
+      VecRestoreArrayRead(tao_->IU, &a);
+    }
+  }
+}
+
+PetscErrorCode TaoModel::SetPoint(const ConstVectorRef& x) {
+  PetscFunctionBeginUser;
+  gradient_at_x_ = false;
+  PetscCall(Copy(x.data(), n_, x_));
+  PetscFunctionReturn(0);
+}
+
+// With only TAO's objective-and-gradient routine, f comes with grad f,
+// kept for EvalGradient at the same point (TaoComputeObjective would
+// compute it too, into a temporary).
+bool TaoModel::EvalObjective(const ConstVectorRef& x, double* f) {
+  if (error_ || Failed(SetPoint(x))) return false;
+  PetscReal value = 0.0;
+  if (objective_with_gradient_) {
+    if (Failed(TaoComputeObjectiveAndGradient(tao_, x_, &value, g_))) return false;
+    gradient_at_x_ = true;
+  } else if (Failed(TaoComputeObjective(tao_, x_, &value))) {
+    return false;
+  }
+  *f = value;
+  return true;
+}
+
+bool TaoModel::EvalGradient(const ConstVectorRef& x, VectorRef grad_f) {
+  if (error_) return false;
+  const PetscScalar* a;
+  if (Failed(VecGetArrayRead(x_, &a))) return false;
+  const bool same = std::equal(x.data(), x.data() + n_, a);
+  VecRestoreArrayRead(x_, &a);
+  if (!same || !gradient_at_x_) {
+    if (Failed(SetPoint(x)) || Failed(TaoComputeGradient(tao_, x_, g_))) return false;
+    gradient_at_x_ = true;
+  }
+  return !Failed(Copy(g_, grad_f.data()));
+}
+
+bool TaoModel::EvalConstraints(const ConstVectorRef& x, VectorRef g) {
+  if (error_ || Failed(SetPoint(x))) return false;
+  if (me_ + mi_ == 0 && !tao_->eq_constrained && !tao_->ineq_constrained) return true;
+  if (tao_->eq_constrained) {
+    if (Failed(TaoComputeEqualityConstraints(tao_, x_, tao_->constraints_equality)) ||
+        Failed(Copy(tao_->constraints_equality, g.data()))) {
+      return false;
+    }
+  }
+  if (tao_->ineq_constrained) {
+    if (Failed(TaoComputeInequalityConstraints(tao_, x_, tao_->constraints_inequality)) ||
+        Failed(Copy(tao_->constraints_inequality, g.data() + me_))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+int TaoModel::NewJacobianSlot() {
+  slots_.emplace_back();
+  return static_cast<int>(slots_.size()) - 1;
+}
+
+// J's values at the slot's point: the user's matrix is refilled at every
+// evaluation, so each point the solver keeps has its own copy (same
+// pattern: values only; a changed pattern: a new duplicate).
+PetscErrorCode TaoModel::Keep(Mat from, Mat* to) {
+  PetscFunctionBeginUser;
+  if (*to) {
+    MatInfo a, b;
+    PetscCall(MatGetInfo(from, MAT_LOCAL, &a));
+    PetscCall(MatGetInfo(*to, MAT_LOCAL, &b));
+    if (a.nz_used == b.nz_used) {
+      PetscCall(MatCopy(from, *to, SAME_NONZERO_PATTERN));
+      PetscFunctionReturn(0);
+    }
+    PetscCall(MatDestroy(to));
+  }
+  PetscCall(MatDuplicate(from, MAT_COPY_VALUES, to));
+  PetscFunctionReturn(0);
+}
+
+bool TaoModel::EvalJacobian(const ConstVectorRef& x, int slot) {
+  if (error_ || Failed(SetPoint(x))) return false;
+  Slot& s = slots_[slot];
+  if (tao_->eq_constrained) {
+    if (Failed(TaoComputeJacobianEquality(tao_, x_, tao_->jacobian_equality,
+                                          tao_->jacobian_equality_pre)) ||
+        Failed(Keep(tao_->jacobian_equality, &s.equality))) {
+      return false;
+    }
+  }
+  if (tao_->ineq_constrained) {
+    if (Failed(TaoComputeJacobianInequality(tao_, x_, tao_->jacobian_inequality,
+                                            tao_->jacobian_inequality_pre)) ||
+        Failed(Keep(tao_->jacobian_inequality, &s.inequality))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void TaoModel::JacobianTimes(int slot, const ConstVectorRef& v, VectorRef out) {
+  const Slot& s = slots_[slot];
+  if (Failed(Copy(v.data(), n_, v_))) return Poison(out);
+  if (s.equality && (Failed(MatMult(s.equality, v_, ye_)) || Failed(Copy(ye_, out.data())))) {
+    return Poison(out);
+  }
+  if (s.inequality &&
+      (Failed(MatMult(s.inequality, v_, yi_)) || Failed(Copy(yi_, out.data() + me_)))) {
+    return Poison(out);
+  }
+}
+
+void TaoModel::JacobianTransposeTimes(int slot, const ConstVectorRef& w, VectorRef out) {
+  const Slot& s = slots_[slot];
+  bool failed = Failed(VecSet(hv_, 0.0));
+  if (s.equality) {
+    failed = failed || Failed(Copy(w.data(), me_, ye_)) ||
+             Failed(MatMultTranspose(s.equality, ye_, hv_));
+  }
+  if (s.inequality) {
+    failed = failed || Failed(Copy(w.data() + me_, mi_, yi_)) ||
+             Failed(MatMultTransposeAdd(s.inequality, yi_, hv_, hv_));
+  }
+  if (failed || Failed(Copy(hv_, out.data()))) Poison(out);
+}
+
+// sum_r J_ri^2 into `sums` by columns: each process adds its rows' squares
+// (MatGetRow gives global column indices); VecAssembly sends the entries of
+// columns held elsewhere.
+PetscErrorCode TaoModel::AddColumnSquares(Mat j, Vec sums) {
+  PetscInt start, end, count;
+  const PetscInt* columns;
+  const PetscScalar* values;
+  PetscFunctionBeginUser;
+  PetscCall(MatGetOwnershipRange(j, &start, &end));
+  for (PetscInt r = start; r < end; ++r) {
+    PetscCall(MatGetRow(j, r, &count, &columns, &values));
+    squares_.resize(static_cast<size_t>(count));
+    for (PetscInt k = 0; k < count; ++k) squares_[k] = values[k] * values[k];
+    PetscCall(VecSetValues(sums, count, columns, squares_.data(), ADD_VALUES));
+    PetscCall(MatRestoreRow(j, r, &count, &columns, &values));
+  }
+  PetscFunctionReturn(0);
+}
+
+void TaoModel::JacobianColumnSquares(int slot, VectorRef out) {
+  const Slot& s = slots_[slot];
+  bool failed = Failed(VecSet(hv_, 0.0));
+  if (s.equality) failed = failed || Failed(AddColumnSquares(s.equality, hv_));
+  if (s.inequality) failed = failed || Failed(AddColumnSquares(s.inequality, hv_));
+  failed = failed || Failed(VecAssemblyBegin(hv_)) || Failed(VecAssemblyEnd(hv_));
+  if (failed || Failed(Copy(hv_, out.data()))) out.setZero();
+}
+
+PetscErrorCode TaoModel::RowSquares(Mat j, double* out) {
+  PetscInt start, end, count;
+  const PetscInt* columns;
+  const PetscScalar* values;
+  PetscFunctionBeginUser;
+  PetscCall(MatGetOwnershipRange(j, &start, &end));
+  for (PetscInt r = start; r < end; ++r) {
+    PetscCall(MatGetRow(j, r, &count, &columns, &values));
+    double sum = 0.0;
+    for (PetscInt k = 0; k < count; ++k) sum += values[k] * values[k];
+    out[r - start] = sum;
+    PetscCall(MatRestoreRow(j, r, &count, &columns, &values));
+  }
+  PetscFunctionReturn(0);
+}
+
+void TaoModel::JacobianRowSquares(int slot, VectorRef out) {
+  const Slot& s = slots_[slot];
+  out.setZero();
+  if (s.equality && Failed(RowSquares(s.equality, out.data()))) return;
+  if (s.inequality) Failed(RowSquares(s.inequality, out.data() + me_));
+}
+
+// tao->DE = lambda_e, tao->DI = -lambda_i (the header's conventions).
+PetscErrorCode TaoModel::SetMultipliers(const ConstVectorRef& lambda) {
+  PetscFunctionBeginUser;
+  if (tao_->DE) PetscCall(Copy(lambda.data(), me_, tao_->DE));
+  if (tao_->DI) {
+    PetscScalar* a;
+    PetscCall(VecGetArrayWrite(tao_->DI, &a));
+    for (int j = 0; j < mi_; ++j) a[j] = -lambda[me_ + j];
+    PetscCall(VecRestoreArrayWrite(tao_->DI, &a));
+  }
+  PetscFunctionReturn(0);
+}
+
+bool TaoModel::EvalHessian(const ConstVectorRef& x, double, const ConstVectorRef& lambda) {
+  if (error_ || Failed(Copy(x.data(), n_, hessian_x_))) return false;
+  if (!user_hessian_) {
+    return !Failed(TaoComputeGradient(tao_, hessian_x_, base_gradient_));
+  }
+  if (Failed(SetMultipliers(lambda)) ||
+      Failed(TaoComputeHessian(tao_, hessian_x_, tao_->hessian, tao_->hessian_pre))) {
+    return false;
+  }
+  PetscBool has_norm = PETSC_FALSE;
+  if (Failed(MatHasOperation(tao_->hessian, MATOP_NORM, &has_norm))) return false;
+  if (!has_norm) return true;
+  PetscReal norm = 0.0;
+  return !Failed(MatNorm(tao_->hessian, NORM_FROBENIUS, &norm)) && std::isfinite(norm);
+}
+
+// W v ~ (grad f(x + h v) - grad f(x)) / h, h = sqrt(eps) (1 + ||x||) / ||v||.
+PetscErrorCode TaoModel::DifferenceProduct(Vec v, Vec out) {
+  PetscReal x_norm, v_norm;
+  PetscFunctionBeginUser;
+  PetscCall(VecNorm(v, NORM_2, &v_norm));
+  if (v_norm == 0.0) {
+    PetscCall(VecSet(out, 0.0));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecNorm(hessian_x_, NORM_2, &x_norm));
+  const double h = std::sqrt(PETSC_MACHINE_EPSILON) * (1.0 + x_norm) / v_norm;
+  PetscCall(VecWAXPY(shifted_, h, v, hessian_x_));
+  PetscCall(TaoComputeGradient(tao_, shifted_, out));
+  PetscCall(VecAXPY(out, -1.0, base_gradient_));
+  PetscCall(VecScale(out, 1.0 / h));
+  PetscFunctionReturn(0);
+}
+
+void TaoModel::HessianTimes(const ConstVectorRef& v, VectorRef out) {
+  if (Failed(Copy(v.data(), n_, v_))) return Poison(out);
+  const PetscErrorCode code =
+      user_hessian_ ? MatMult(tao_->hessian, v_, hv_) : DifferenceProduct(v_, hv_);
+  if (Failed(code) || Failed(Copy(hv_, out.data()))) Poison(out);
+}
+
+void TaoModel::HessianDiagonal(VectorRef d) {
+  d.setZero();
+  PetscBool has = PETSC_FALSE;
+  if (!user_hessian_ || Failed(MatHasOperation(tao_->hessian, MATOP_GET_DIAGONAL, &has)) || !has) {
+    return;
+  }
+  if (!Failed(MatGetDiagonal(tao_->hessian, hv_))) Failed(Copy(hv_, d.data()));
+}
+
+}  // namespace petsc
+}  // namespace qpm

@@ -1,0 +1,111 @@
+// A TAO problem as the core's distributed model (qpm/core/distributed.hpp):
+// this process's block of x (the local part of the solution Vec) and of
+// the rows (the local parts of the equality, then the inequality constraint
+// Vecs), with the user's callbacks through TAO's TaoCompute* routines and
+// products with J and W through MatMult (docs/petsc.md).
+//
+// TAO's problem:   min f(x)  s.t.  c_e(x) = 0,  c_i(x) >= 0 (or IL <= c_i <= IU),
+// XL <= x <= XU. The core's rows are g = (c_e, c_i) with bounds [0, 0] and
+// [0, inf] (or [IL, IU]); its multipliers lambda (Ipopt's sign, L = f +
+// lambda' g) are TAO's DE = lambda_e and DI = -lambda_i (PDIPM's convention,
+// L = f + DE' c_e - DI' c_i, DI >= 0).
+//
+// The Hessian: the user's Hessian routine is called with tao->DE and
+// tao->DI set to the current multipliers, as PDIPM does, so a routine
+// that forms the Hessian of the Lagrangian from them gives W; one that
+// forms the objective's alone gives W without the constraints' curvature.
+// Without a Hessian routine, W v is a finite difference of the objective's
+// gradient (TaoDefaultComputeHessianMFFD's choice).
+//
+// PETSc errors inside a callback end the evaluation as failed and are kept
+// (error()); the solver returns them after the core stops.
+#ifndef QPM_PETSC_TAO_MODEL_HPP_
+#define QPM_PETSC_TAO_MODEL_HPP_
+
+#include <petsctao.h>
+
+#include <vector>
+
+#include "qpm/core/distributed.hpp"
+#include "qpm/core/problem.hpp"
+
+namespace qpm {
+namespace petsc {
+
+class TaoModel final : public Problem, public DistributedModel, private Reductions {
+ public:
+  // After TaoSetUp (bounds computed, DE and DI allocated).
+  explicit TaoModel(Tao tao);
+  ~TaoModel() override;
+  TaoModel(const TaoModel&) = delete;
+  TaoModel& operator=(const TaoModel&) = delete;
+
+  // The first PETSc error met (0: none).
+  PetscErrorCode error() const { return error_; }
+  int num_equality() const { return me_; }
+  // x (size n) into and out of a Vec of the solution's layout.
+  PetscErrorCode ReadVec(Vec v, VectorRef out) const;
+  PetscErrorCode WriteVec(const ConstVectorRef& in, Vec v) const;
+
+  // Problem: this process's blocks.
+  int num_variables() const override { return n_; }
+  int num_constraints() const override { return me_ + mi_; }
+  void GetBounds(VectorRef x_l, VectorRef x_u, VectorRef g_l, VectorRef g_u) const override;
+  bool AnyVariableBound() const override { return bounded_; }
+  void InitJacobian(SparseMatrix* jacobian) const override { jacobian->resize(0, 0); }
+  bool EvalObjective(const ConstVectorRef& x, double* f) override;
+  bool EvalConstraints(const ConstVectorRef& x, VectorRef g) override;
+  bool EvalGradient(const ConstVectorRef& x, VectorRef grad_f) override;
+  bool EvalJacobian(const ConstVectorRef&, SparseMatrixView*) override { return false; }
+  bool has_hessian() const override { return true; }
+  DistributedModel* distributed() override { return this; }
+
+  // DistributedModel.
+  const Reductions& reductions() const override { return *this; }
+  int NewJacobianSlot() override;
+  bool EvalJacobian(const ConstVectorRef& x, int slot) override;
+  void JacobianTimes(int slot, const ConstVectorRef& v, VectorRef out) override;
+  void JacobianTransposeTimes(int slot, const ConstVectorRef& w, VectorRef out) override;
+  void JacobianColumnSquares(int slot, VectorRef out) override;
+  void JacobianRowSquares(int slot, VectorRef out) override;
+  bool EvalHessian(const ConstVectorRef& x, double sigma, const ConstVectorRef& lambda) override;
+  void HessianTimes(const ConstVectorRef& v, VectorRef out) override;
+  void HessianDiagonal(VectorRef d) override;
+
+ private:
+  struct Slot {
+    Mat equality = nullptr, inequality = nullptr;
+  };
+  // Reductions over the Tao's communicator.
+  double Sum(double local) const override;
+  double Max(double local) const override;
+
+  bool Failed(PetscErrorCode code);  // keeps the first error; true on one
+  PetscErrorCode SetPoint(const ConstVectorRef& x);  // x_ <- x
+  PetscErrorCode Keep(Mat from, Mat* to);  // a copy of J's values for a slot
+  PetscErrorCode AddColumnSquares(Mat j, Vec sums);
+  PetscErrorCode RowSquares(Mat j, double* out);
+  PetscErrorCode SetMultipliers(const ConstVectorRef& lambda);
+  PetscErrorCode DifferenceProduct(Vec v, Vec out);
+
+  Tao tao_;
+  MPI_Comm comm_;
+  int n_ = 0, me_ = 0, mi_ = 0;
+  bool bounded_ = false;
+  bool user_hessian_ = false;
+  bool objective_with_gradient_ = false;  // f only through the objective-and-gradient routine
+  bool gradient_at_x_ = false;            // g_ holds grad f at x_
+  PetscErrorCode error_ = 0;
+  Vec x_ = nullptr, g_ = nullptr;         // the evaluation point and grad f there
+  Vec v_ = nullptr, hv_ = nullptr;        // products' input (x layout) and output
+  Vec ye_ = nullptr, yi_ = nullptr;       // row-space work (c_e and c_i layouts)
+  Vec hessian_x_ = nullptr;               // where W was evaluated
+  Vec base_gradient_ = nullptr, shifted_ = nullptr;  // finite-difference W: grad f at hessian_x_, x + h v
+  std::vector<Slot> slots_;
+  std::vector<PetscScalar> squares_;      // one row's squared values
+};
+
+}  // namespace petsc
+}  // namespace qpm
+
+#endif  // QPM_PETSC_TAO_MODEL_HPP_
