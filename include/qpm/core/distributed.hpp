@@ -1,6 +1,6 @@
 // A model whose vectors are split over processes (SPMD): each process holds
 // a block of x and a block of the constraint rows, and the same solver runs
-// on every process over its own blocks (docs/distributed.md). What the
+// on every process over its own blocks (docs/petsc.md, "Distributed models"). What the
 // solver cannot form from its own blocks, the model gives:
 //
 //  - reductions: sums and maxima over all processes, which every dot

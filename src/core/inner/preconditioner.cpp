@@ -259,7 +259,7 @@ bool Affordable(const FactorCost& cost, double product_work, const TrustRegionOp
 std::unique_ptr<Preconditioner> MakePreconditioner(const TrustRegionOptions& options,
                                                    PenaltyFunction* q) {
   // A distributed model's J and W are operators: nothing to factor
-  // (docs/distributed.md), so every kind but none is jacobi.
+  // (docs/petsc.md, "Distributed models"), so every kind but none is jacobi.
   if (q->distributed()) {
     if (options.preconditioner == PreconditionerKind::kNone) return nullptr;
     return std::make_unique<JacobiPreconditioner>(q);

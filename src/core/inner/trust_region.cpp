@@ -18,7 +18,8 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
                   q->has_bounds() ? &q->scratch() : nullptr, q->reduce()),
       radius_(options.initial_radius),
       max_radius_(options.max_radius),
-      preconditioner_(MakePreconditioner(options, q)) {
+      preconditioner_(MakePreconditioner(options, q)),
+      size_(static_cast<int>(Count(q->reduce(), q->n()))) {
   cg_.Reserve(preconditioner_.get());
   active_set_.Reserve(preconditioner_.get());
   q_->Allocate(&trial_);
@@ -145,7 +146,7 @@ bool TrustRegion::HessianAtTrial(const InnerControl& control, bool* hessian_curr
 bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {
   const double g_norm = x.grad_q_norm;
   const double tol = std::min(options_.cg_relative_tol, std::sqrt(g_norm)) * g_norm;
-  const int max_iter = options_.cg_max_iter > 0 ? options_.cg_max_iter : q_->n();
+  const int max_iter = options_.cg_max_iter > 0 ? options_.cg_max_iter : size_;
   CgPreconditioner* m = preconditioner_.get();
   const CgResult cg = q_->has_bounds()
                           ? BoundedStep(x, tol, max_iter, m)

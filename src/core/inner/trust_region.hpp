@@ -76,6 +76,7 @@ class TrustRegion : public InnerSolver {
   bool last_cauchy_freed_ = false;  // the last step's Cauchy point did
   HessianOperator hessian_;
   std::unique_ptr<Preconditioner> preconditioner_;  // null: plain CG
+  int size_;  // of z over all processes: CG's iteration limit
   const Iterate* at_ = nullptr;  // iterate whose Hessian is loaded
   bool derivatives_ready_ = false;  // trial_ has its gradient
   bool below_resolution_ = false;

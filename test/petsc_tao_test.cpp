@@ -1,0 +1,228 @@
+// The TAO solver type "qpm" (libqpm_petsc) on TAO programs as users write
+// them. Run on 1 and on 2 MPI processes (test/meson.build): every process
+// checks its own block of the solution and the multipliers.
+#define BOOST_TEST_MODULE petsc_tao
+#include <boost/test/unit_test.hpp>
+
+#include <petsctao.h>
+
+#include <cmath>
+#include <vector>
+
+#include "qpm/petsc/tao.hpp"
+
+namespace {
+
+struct PetscSession {
+  PetscSession() {
+    BOOST_REQUIRE_EQUAL(PetscInitializeNoArguments(), 0);
+    BOOST_REQUIRE_EQUAL(QpmTaoRegister(), 0);
+  }
+  ~PetscSession() { PetscFinalize(); }
+};
+BOOST_TEST_GLOBAL_FIXTURE(PetscSession);
+
+constexpr PetscInt kN = 6;
+
+// f = 1/2 ||x - a||^2, a_i = i + 1; optional rows sum(x) = 0 (equality) and
+// x_0 + 1 >= 0 (inequality).
+PetscErrorCode Objective(Tao, Vec x, PetscReal* f, Vec g, void*) {
+  PetscInt start, end;
+  PetscFunctionBeginUser;
+  PetscCall(VecGetOwnershipRange(x, &start, &end));
+  const PetscScalar* xa;
+  PetscScalar* ga;
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArray(g, &ga));
+  double local = 0.0;
+  for (PetscInt i = start; i < end; ++i) {
+    ga[i - start] = xa[i - start] - (i + 1.0);
+    local += 0.5 * ga[i - start] * ga[i - start];
+  }
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(VecRestoreArray(g, &ga));
+  PetscCallMPI(MPI_Allreduce(&local, f, 1, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode NanObjective(Tao tao, Vec x, PetscReal* f, Vec g, void* ctx) {
+  PetscFunctionBeginUser;
+  PetscCall(Objective(tao, x, f, g, ctx));
+  *f = NAN;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Hessian(Tao, Vec, Mat, Mat, void*) { return 0; }  // I, set once
+
+PetscErrorCode SumRow(Tao, Vec x, Vec c, void*) {
+  PetscScalar sum;
+  PetscFunctionBeginUser;
+  PetscCall(VecSum(x, &sum));
+  PetscCall(VecSet(c, sum));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FirstEntryRow(Tao, Vec x, Vec c, void*) {
+  PetscInt zero = 0;
+  PetscScalar x0;
+  Vec all;
+  VecScatter to_zero;
+  PetscFunctionBeginUser;
+  PetscCall(VecScatterCreateToZero(x, &to_zero, &all));
+  PetscCall(VecScatterBegin(to_zero, x, all, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(to_zero, x, all, INSERT_VALUES, SCATTER_FORWARD));
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (rank == 0) {
+    PetscCall(VecGetValues(all, 1, &zero, &x0));
+    PetscCall(VecSetValue(c, 0, x0 + 1.0, INSERT_VALUES));
+  }
+  PetscCall(VecAssemblyBegin(c));
+  PetscCall(VecAssemblyEnd(c));
+  PetscCall(VecScatterDestroy(&to_zero));
+  PetscCall(VecDestroy(&all));
+  PetscFunctionReturn(0);
+}
+
+// A constant 1 x n row: ones (sum) or e_0.
+Mat Row(bool ones) {
+  Mat j;
+  MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, 1, kN, kN, nullptr, kN, nullptr, &j);
+  PetscInt start, end;
+  MatGetOwnershipRange(j, &start, &end);
+  for (PetscInt r = start; r < end; ++r) {
+    for (PetscInt i = 0; i < (ones ? kN : 1); ++i) MatSetValue(j, r, i, 1.0, INSERT_VALUES);
+  }
+  MatAssemblyBegin(j, MAT_FINAL_ASSEMBLY);
+  MatAssemblyEnd(j, MAT_FINAL_ASSEMBLY);
+  return j;
+}
+
+PetscErrorCode ConstantJacobian(Tao, Vec, Mat, Mat, void*) { return 0; }
+
+Vec Vector(PetscInt n, double value) {
+  Vec v;
+  VecCreateMPI(PETSC_COMM_WORLD, PETSC_DECIDE, n, &v);
+  VecSet(v, value);
+  return v;
+}
+
+// A Tao of type qpm on the problem above.
+struct Problem {
+  Tao tao = nullptr;
+  Vec x = nullptr, ce = nullptr, ci = nullptr, xl = nullptr, xu = nullptr;
+  Mat h = nullptr, je = nullptr, ji = nullptr;
+
+  explicit Problem(bool hessian = true) {
+    TaoCreate(PETSC_COMM_WORLD, &tao);
+    TaoSetType(tao, TAOQPM);
+    x = Vector(kN, 0.0);
+    TaoSetSolution(tao, x);
+    TaoSetObjectiveAndGradient(tao, nullptr, Objective, nullptr);
+    if (hessian) {
+      MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, kN, kN, 1, nullptr, 0, nullptr, &h);
+      PetscInt start, end;
+      MatGetOwnershipRange(h, &start, &end);
+      for (PetscInt i = start; i < end; ++i) MatSetValue(h, i, i, 1.0, INSERT_VALUES);
+      MatAssemblyBegin(h, MAT_FINAL_ASSEMBLY);
+      MatAssemblyEnd(h, MAT_FINAL_ASSEMBLY);
+      TaoSetHessian(tao, h, h, Hessian, nullptr);
+    }
+    TaoSetTolerances(tao, 1e-9, 0.0, 0.0);
+    TaoSetConstraintTolerances(tao, 1e-9, 0.0);
+  }
+  void AddEquality() {
+    ce = Vector(1, 0.0);
+    je = Row(true);
+    TaoSetEqualityConstraintsRoutine(tao, ce, SumRow, nullptr);
+    TaoSetJacobianEqualityRoutine(tao, je, je, ConstantJacobian, nullptr);
+  }
+  void AddInequality() {
+    ci = Vector(1, 0.0);
+    ji = Row(false);
+    TaoSetInequalityConstraintsRoutine(tao, ci, FirstEntryRow, nullptr);
+    TaoSetJacobianInequalityRoutine(tao, ji, ji, ConstantJacobian, nullptr);
+  }
+  void AddBounds(double lower, double upper) {
+    xl = Vector(kN, lower);
+    xu = Vector(kN, upper);
+    TaoSetVariableBounds(tao, xl, xu);
+  }
+  TaoConvergedReason Solve() {
+    TaoSetFromOptions(tao);
+    BOOST_REQUIRE_EQUAL(TaoSolve(tao), 0);
+    TaoConvergedReason reason;
+    TaoGetConvergedReason(tao, &reason);
+    return reason;
+  }
+  // Each process's entries of v against expected(i) for global i.
+  template <class F>
+  static void Check(Vec v, F expected, double tol) {
+    PetscInt start, end;
+    VecGetOwnershipRange(v, &start, &end);
+    const PetscScalar* a;
+    VecGetArrayRead(v, &a);
+    for (PetscInt i = start; i < end; ++i) BOOST_CHECK_SMALL(a[i - start] - expected(i), tol);
+    VecRestoreArrayRead(v, &a);
+  }
+  ~Problem() {
+    TaoDestroy(&tao);
+    for (Vec* v : {&x, &ce, &ci, &xl, &xu}) VecDestroy(v);
+    for (Mat* m : {&h, &je, &ji}) MatDestroy(m);
+  }
+};
+
+}  // namespace
+
+// x_0 = -1 (active), x_i = a_i - 19/5; DE = 19/5 and DI = 9/5 >= 0 in
+// TAO's convention L = f + DE c_e - DI c_i.
+BOOST_AUTO_TEST_CASE(QpmSolvesAnEqualityAndInequalityConstrainedProblemWithTaosMultiplierSigns) {
+  Problem p;
+  p.AddEquality();
+  p.AddInequality();
+  BOOST_REQUIRE_GT(p.Solve(), 0);
+  Problem::Check(p.x, [](PetscInt i) { return i == 0 ? -1.0 : i + 1.0 - 3.8; }, 1e-7);
+  Vec de, di;
+  TaoGetDualVariables(p.tao, &de, &di);
+  BOOST_REQUIRE(de && di);
+  Problem::Check(de, [](PetscInt) { return 3.8; }, 1e-6);
+  Problem::Check(di, [](PetscInt) { return 1.8; }, 1e-6);
+}
+
+// x = a clipped to [0, 3]; z_U = a - x on the upper bounds, z_L = 0.
+BOOST_AUTO_TEST_CASE(QpmHonoursVariableBoundsAndGivesTheBoundMultipliers) {
+  Problem p;
+  p.AddBounds(0.0, 3.0);
+  const TaoConvergedReason reason = p.Solve();
+  BOOST_REQUIRE_GT(reason, 0);
+  Problem::Check(p.x, [](PetscInt i) { return std::min(i + 1.0, 3.0); }, 1e-8);
+  Vec dl = Vector(kN, -1.0), du = Vector(kN, -1.0);
+  BOOST_REQUIRE_EQUAL(TaoComputeDualVariables(p.tao, dl, du), 0);
+  Problem::Check(dl, [](PetscInt) { return 0.0; }, 1e-8);
+  Problem::Check(du, [](PetscInt i) { return std::max(i + 1.0 - 3.0, 0.0); }, 1e-7);
+  VecDestroy(&dl), VecDestroy(&du);
+}
+
+BOOST_AUTO_TEST_CASE(QpmWithoutAHessianRoutineUsesDifferencesOfTheGradient) {
+  Problem p(/*hessian=*/false);
+  p.AddEquality();
+  BOOST_REQUIRE_GT(p.Solve(), 0);
+  Problem::Check(p.x, [](PetscInt i) { return i + 1.0 - 3.5; }, 1e-6);
+}
+
+BOOST_AUTO_TEST_CASE(QpmStopsAtTaosIterationLimitWithTaosReason) {
+  Problem p;
+  p.AddEquality();
+  p.AddInequality();
+  TaoSetMaximumIterations(p.tao, 2);
+  BOOST_CHECK_EQUAL(p.Solve(), TAO_DIVERGED_MAXITS);
+  PetscInt iterations;
+  TaoGetIterationNumber(p.tao, &iterations);
+  BOOST_CHECK_EQUAL(iterations, 2);
+}
+
+BOOST_AUTO_TEST_CASE(QpmEndsWithDivergedNanOnANonFiniteObjective) {
+  Problem p;
+  TaoSetObjectiveAndGradient(p.tao, nullptr, NanObjective, nullptr);
+  BOOST_CHECK_EQUAL(p.Solve(), TAO_DIVERGED_NAN);
+}
