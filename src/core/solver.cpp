@@ -274,7 +274,7 @@ std::optional<Summary> OuterLoop::Refuse() {
   if (q_.distributed() && options_.inner_solver != InnerSolverType::kTrustRegion) {
     return Finish(TerminationType::kInvalidOptions,
                   "a distributed model is solved by the trust-region inner solver only "
-                  "(docs/petsc.md, "Distributed models")");
+                  "(docs/petsc.md, Distributed models)");
   }
   if (options_.inner_solver == InnerSolverType::kTrustRegion && !q_.has_hessian()) {
     return Finish(TerminationType::kInvalidOptions,
