@@ -5,10 +5,11 @@
 # the L-BFGS-B pieces of the L-BFGS inner solver) and SuiteSparse
 # (libsuitesparse-dev: CHOLMOD, the sparse Cholesky of the preconditioners)
 # and OpenBLAS (libopenblas0-serial: the single-threaded BLAS behind CHOLMOD
-# and Ipopt's MUMPS alike).
+# and Ipopt's MUMPS alike) and PETSc with Open MPI (petsc-dev: libqpm_petsc, the
+# TAO solver type qpm, and its tests on 1 and 2 MPI processes).
 # Skips what is present.
 set -euo pipefail
-packages="g++ meson ninja-build pkg-config coinor-libipopt-dev libeigen3-dev libboost-test-dev libamplsolver-dev liblbfgspp-dev libsuitesparse-dev libopenblas0-serial"
+packages="g++ meson ninja-build pkg-config coinor-libipopt-dev libeigen3-dev libboost-test-dev libamplsolver-dev liblbfgspp-dev libsuitesparse-dev libopenblas0-serial petsc-dev"
 missing=""
 for p in $packages; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
