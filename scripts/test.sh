@@ -22,7 +22,11 @@ export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 echo "== the installed headers are the public API, each one compiles on its own"
 [ ! -e "$prefix/include/qpm/core/inner" ] || { echo "inner-solver headers were installed"; exit 1; }
 for header in $(cd "$prefix/include" && find qpm -name '*.hpp' | sort); do
-  case "$header" in qpm/ampl/*) flags="$(pkg-config --cflags qpm-ampl)" ;; *) flags="$(pkg-config --cflags qpm)" ;; esac
+  case "$header" in
+    qpm/ampl/*) flags="$(pkg-config --cflags qpm-ampl)" ;;
+    qpm/petsc/*) flags="$(pkg-config --cflags qpm-petsc)" ;;
+    *) flags="$(pkg-config --cflags qpm)" ;;
+  esac
   echo "#include <$header>" | c++ -std=c++17 -fsyntax-only -x c++ - $flags ||
     { echo "installed $header does not compile alone against the installed prefix"; exit 1; }
 done

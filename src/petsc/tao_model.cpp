@@ -156,9 +156,10 @@ bool TaoModel::EvalGradient(const ConstVectorRef& x, VectorRef grad_f) {
   if (error_) return false;
   const PetscScalar* a;
   if (Failed(VecGetArrayRead(x_, &a))) return false;
-  const bool same = std::equal(x.data(), x.data() + n_, a);
+  const bool moved = !std::equal(x.data(), x.data() + n_, a);
   VecRestoreArrayRead(x_, &a);
-  if (!same || !gradient_at_x_) {
+  // Decided by all processes: TaoComputeGradient is collective.
+  if (Any(moved) || !gradient_at_x_) {
     if (Failed(SetPoint(x)) || Failed(TaoComputeGradient(tao_, x_, g_))) return false;
     gradient_at_x_ = true;
   }

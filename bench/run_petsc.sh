@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# qpm as a TAO solver type against TAO's almm and pdipm (and bnls on bounds),
+# on the TAO programs of examples/petsc/, which know nothing of qpm: qpm is
+# loaded with -dll_append. Every run: the same program, tolerances
+# -tao_gatol and -tao_catol 1e-8, on 1 and 2 MPI processes, under a wall-time
+# limit. Prints CSV rows (header first):
+#
+#   bash bench/run_petsc.sh examples [build] > bench/results/petsc/examples.csv
+#   bash bench/run_petsc.sh scaling [build]  > bench/results/petsc/scaling.csv
+#
+# Columns: program, n, processes, solver, reason, iterations, f, x_error,
+# lambda_error (n/a: the solver gives no multipliers), seconds (TaoSolve's
+# when the program prints it, else the run's wall time), memory_mb (the
+# largest resident set over the processes, when printed).
+set -uo pipefail
+what=${1:-examples}
+build=${2:-build}
+plugin="$PWD/$build/src/petsc/libqpm_petsc.so"
+bin="$PWD/$build/examples/petsc"
+limit=${LIMIT:-600}
+tol="-tao_gatol 1e-8 -tao_catol 1e-8"
+# PDIPM solves its KKT system with a direct factorization (MUMPS).
+pdipm="-tao_pdipm_kkt_shift_pd -ksp_type preonly -pc_type cholesky -pc_factor_mat_solver_type mumps"
+
+field() { echo "$1" | awk -v k="$2" '$1 == k { print $2; exit }'; }
+
+# run PROGRAM N PROCESSES SOLVER [extra options]
+run() {
+  local program=$1 n=$2 np=$3 solver=$4
+  shift 4
+  local extra="$*" start end out seconds
+  [ "$solver" = pdipm ] && extra="$extra $pdipm"
+  start=$(date +%s.%N)
+  out=$(timeout "$limit" mpirun --allow-run-as-root --oversubscribe -n "$np" "$bin/$program" -n "$n" \
+        -tao_type "$solver" -dll_append "$plugin" $tol $extra 2>&1)
+  local rc=$?
+  end=$(date +%s.%N)
+  seconds=$(field "$out" time)
+  [ -n "$seconds" ] || seconds=$(echo "$end - $start" | bc -l | xargs printf '%.3f')
+  local reason
+  reason=$(field "$out" reason)
+  if [ $rc -eq 124 ]; then reason="wall_limit_${limit}s"; elif [ -z "$reason" ]; then reason="error_rc_$rc"; fi
+  echo "$program,$n,$np,$solver,$reason,$(field "$out" iterations),$(field "$out" f),$(field "$out" x_error),$(field "$out" lambda_error),$seconds,$(field "$out" memory_mb)"
+}
+
+echo "program,n,processes,solver,reason,iterations,f,x_error,lambda_error,seconds,memory_mb"
+case "$what" in
+  examples)
+    for np in 1 2; do
+      for s in qpm almm pdipm; do run eq_ineq 8 "$np" "$s"; done
+      for s in qpm almm pdipm bnls; do run bounds 100 "$np" "$s"; done
+      for s in qpm almm pdipm; do run rosenbrock_sphere 1000 "$np" "$s"; done
+    done
+    ;;
+  scaling)
+    for n in 100000 1000000 10000000; do
+      for np in 1 2; do
+        run rosenbrock_sphere "$n" "$np" qpm
+        run rosenbrock_sphere "$n" "$np" almm
+      done
+    done
+    ;;
+  *) echo "usage: $0 examples|scaling [build]" >&2; exit 2 ;;
+esac
