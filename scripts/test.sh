@@ -53,4 +53,14 @@ cp test/nl/inequality.nl "$work/"
 (cd "$work" && env -u LD_LIBRARY_PATH "$prefix/bin/qpm" inequality.nl -AMPL tol=1e-7 print_level=0)
 [ -s "$work/inequality.sol" ] || { echo "inequality.sol was not written"; exit 1; }
 head -n 1 "$work/inequality.sol"
+echo "== a TAO program that knows nothing of qpm, with the installed libqpm_petsc, on 2 MPI processes"
+plugin="$prefix/lib/libqpm_petsc.so"
+[ -f "$plugin" ] || { echo "libqpm_petsc was not installed (is petsc-dev missing?)"; exit 1; }
+mpicxx -std=c++17 -O2 -o "$work/eq_ineq" examples/petsc/eq_ineq.cpp $(pkg-config --cflags --libs PETSc)
+tao_out=$(cd "$work" && mpirun --allow-run-as-root --oversubscribe -n 2 ./eq_ineq -n 8 \
+  -dll_append "$plugin" -tao_type qpm -tao_gatol 1e-8 -tao_catol 1e-8)
+echo "$tao_out" | grep -E '^(reason|x_error|lambda_error)'
+echo "$tao_out" | awk '$1 == "reason" { ok += ($2 ~ /^CONVERGED/) }
+  ($1 == "x_error" || $1 == "lambda_error") && $2 ~ /^[0-9.]+e[-+][0-9]+$/ { ok += ($2 + 0 < 1e-6) }
+  END { exit ok == 3 ? 0 : 1 }' || { echo "qpm did not solve examples/petsc/eq_ineq.cpp"; exit 1; }
 echo "== all tests passed"
