@@ -7,7 +7,14 @@
 #include <petsctao.h>
 
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
 #include <vector>
+
+#include <stdlib.h>  // mkdtemp
 
 #include "qpm/petsc/tao.hpp"
 
@@ -172,6 +179,31 @@ struct Problem {
   }
 };
 
+// -tao_view's text, through a file in a scratch directory that rank 0
+// makes and every process reads.
+std::string ViewText(Tao tao) {
+  PetscMPIInt rank;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  char dir[256] = "";
+  if (rank == 0) {
+    const std::string pattern = std::filesystem::temp_directory_path() / "qpm_tao_view_XXXXXX";
+    std::snprintf(dir, sizeof dir, "%s", pattern.c_str());
+    if (!mkdtemp(dir)) dir[0] = '\0';
+  }
+  MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, PETSC_COMM_WORLD);
+  const std::string path = std::string(dir) + "/view.txt";
+  PetscViewer viewer;
+  PetscViewerASCIIOpen(PETSC_COMM_WORLD, path.c_str(), &viewer);
+  TaoView(tao, viewer);
+  PetscViewerDestroy(&viewer);
+  MPI_Barrier(PETSC_COMM_WORLD);  // rank 0 has written the file
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  MPI_Barrier(PETSC_COMM_WORLD);
+  if (rank == 0) std::filesystem::remove_all(dir);
+  return text;
+}
+
 }  // namespace
 
 // x_0 = -1 (active), x_i = a_i - 19/5; DE = 19/5 and DI = 9/5 >= 0 in
@@ -225,4 +257,18 @@ BOOST_AUTO_TEST_CASE(QpmEndsWithDivergedNanOnANonFiniteObjective) {
   Problem p;
   TaoSetObjectiveAndGradient(p.tao, nullptr, NanObjective, nullptr);
   BOOST_CHECK_EQUAL(p.Solve(), TAO_DIVERGED_NAN);
+}
+
+// -tao_qpm_pc_type: CG is preconditioned by that PETSc PC on the user's
+// Hessian matrix (SPD here), which -tao_view names as the model's.
+BOOST_AUTO_TEST_CASE(QpmPreconditionsCgWithThePetscPcTheUserNames) {
+  Problem p;
+  p.AddEquality();
+  p.AddInequality();
+  PetscOptionsSetValue(nullptr, "-tao_qpm_pc_type", "bjacobi");
+  const TaoConvergedReason reason = p.Solve();
+  PetscOptionsClearValue(nullptr, "-tao_qpm_pc_type");
+  BOOST_REQUIRE_GT(reason, 0);
+  Problem::Check(p.x, [](PetscInt i) { return i == 0 ? -1.0 : i + 1.0 - 3.8; }, 1e-7);
+  BOOST_CHECK(ViewText(p.tao).find("preconditioner model") != std::string::npos);
 }

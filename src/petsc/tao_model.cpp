@@ -52,7 +52,7 @@ void Poison(VectorRef out) { out.setConstant(std::numeric_limits<double>::quiet_
 
 }  // namespace
 
-TaoModel::TaoModel(Tao tao)
+TaoModel::TaoModel(Tao tao, const std::string& pc_type)
     : tao_(tao),
       comm_(PetscObjectComm(reinterpret_cast<PetscObject>(tao))),
       n_(LocalSize(tao->solution)),
@@ -71,9 +71,27 @@ TaoModel::TaoModel(Tao tao)
     Failed(VecDuplicate(tao->solution, &base_gradient_));
     Failed(VecDuplicate(tao->solution, &shifted_));
   }
+  if (!pc_type.empty()) Failed(MakePc(pc_type));
+}
+
+// The PC is built from the user's Hessian preconditioner matrix, i.e. from
+// W alone: the penalty's beta J^T J is left to CG.
+PetscErrorCode TaoModel::MakePc(const std::string& type) {
+  const char* prefix = nullptr;
+  PetscFunctionBeginUser;
+  PetscCheck(user_hessian_ && tao_->hessian_pre, comm_, PETSC_ERR_ARG_WRONGSTATE,
+             "qpm: -tao_qpm_pc_type needs a Hessian matrix (TaoSetHessian)");
+  PetscCall(PCCreate(comm_, &pc_));
+  PetscCall(TaoGetOptionsPrefix(tao_, &prefix));
+  PetscCall(PCSetOptionsPrefix(pc_, prefix));
+  PetscCall(PCAppendOptionsPrefix(pc_, "tao_qpm_"));
+  PetscCall(PCSetType(pc_, type.c_str()));
+  PetscCall(PCSetFromOptions(pc_));
+  PetscFunctionReturn(0);
 }
 
 TaoModel::~TaoModel() {
+  PCDestroy(&pc_);
   for (Slot& s : slots_) MatDestroy(&s.equality), MatDestroy(&s.inequality);
   for (Vec* v : {&x_, &g_, &v_, &hv_, &ye_, &yi_, &hessian_x_, &base_gradient_, &shifted_}) {
     VecDestroy(v);
@@ -359,13 +377,31 @@ void TaoModel::HessianTimes(const ConstVectorRef& v, VectorRef out) {
   if (Failed(code) || Failed(Copy(hv_, out.data()))) Poison(out);
 }
 
+// diag(W) where the matrix has it stored: a matrix-free one (MFFD, shell)
+// would difference or apply once per column, n products for a preconditioner.
 void TaoModel::HessianDiagonal(VectorRef d) {
   d.setZero();
-  PetscBool has = PETSC_FALSE;
-  if (!user_hessian_ || Failed(MatHasOperation(tao_->hessian, MATOP_GET_DIAGONAL, &has)) || !has) {
+  PetscBool has = PETSC_FALSE, matrix_free = PETSC_FALSE;
+  if (!user_hessian_ ||
+      Failed(PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(tao_->hessian), &matrix_free,
+                                       MATMFFD, MATSHELL, "")) ||
+      matrix_free || Failed(MatHasOperation(tao_->hessian, MATOP_GET_DIAGONAL, &has)) || !has) {
     return;
   }
   if (!Failed(MatGetDiagonal(tao_->hessian, hv_))) Failed(Copy(hv_, d.data()));
+}
+
+// W was just evaluated into the user's matrices: the PC is set up anew.
+bool TaoModel::UpdatePreconditioner(double) {
+  if (error_) return false;
+  return !Failed(PCSetOperators(pc_, tao_->hessian_pre, tao_->hessian_pre)) && !Failed(PCSetUp(pc_));
+}
+
+void TaoModel::ApplyPreconditioner(const ConstVectorRef& r, VectorRef z) {
+
+  if (Failed(Copy(r.data(), n_, v_)) || Failed(PCApply(pc_, v_, hv_)) || Failed(Copy(hv_, z.data()))) {
+    Poison(z);
+  }
 }
 
 }  // namespace petsc

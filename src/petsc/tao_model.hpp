@@ -24,6 +24,7 @@
 
 #include <petsctao.h>
 
+#include <string>
 #include <vector>
 
 #include "qpm/core/distributed.hpp"
@@ -34,8 +35,11 @@ namespace petsc {
 
 class TaoModel final : public Problem, public DistributedModel, private Reductions {
  public:
-  // After TaoSetUp (bounds computed, DE and DI allocated).
-  explicit TaoModel(Tao tao);
+  // After TaoSetUp (bounds computed, DE and DI allocated). `pc_type`, when
+  // not empty: a PETSc PC of that type on the user's Hessian
+  // (preconditioner) matrix preconditions the trust region's CG; its own
+  // options take the prefix -tao_qpm_ (docs/petsc.md).
+  TaoModel(Tao tao, const std::string& pc_type);
   ~TaoModel() override;
   TaoModel(const TaoModel&) = delete;
   TaoModel& operator=(const TaoModel&) = delete;
@@ -71,6 +75,9 @@ class TaoModel final : public Problem, public DistributedModel, private Reductio
   bool EvalHessian(const ConstVectorRef& x, double sigma, const ConstVectorRef& lambda) override;
   void HessianTimes(const ConstVectorRef& v, VectorRef out) override;
   void HessianDiagonal(VectorRef d) override;
+  bool has_preconditioner() const override { return pc_ != nullptr; }
+  bool UpdatePreconditioner(double beta) override;
+  void ApplyPreconditioner(const ConstVectorRef& r, VectorRef z) override;
 
  private:
   struct Slot {
@@ -87,6 +94,7 @@ class TaoModel final : public Problem, public DistributedModel, private Reductio
   PetscErrorCode RowSquares(Mat j, double* out);
   PetscErrorCode SetMultipliers(const ConstVectorRef& lambda);
   PetscErrorCode DifferenceProduct(Vec v, Vec out);
+  PetscErrorCode MakePc(const std::string& type);
 
   Tao tao_;
   MPI_Comm comm_;
@@ -101,6 +109,7 @@ class TaoModel final : public Problem, public DistributedModel, private Reductio
   Vec ye_ = nullptr, yi_ = nullptr;       // row-space work (c_e and c_i layouts)
   Vec hessian_x_ = nullptr;               // where W was evaluated
   Vec base_gradient_ = nullptr, shifted_ = nullptr;  // finite-difference W: grad f at hessian_x_, x + h v
+  PC pc_ = nullptr;                       // the user's PC on tao->hessian_pre, or none
   std::vector<Slot> slots_;
   std::vector<PetscScalar> squares_;      // one row's squared values
 };

@@ -4,6 +4,8 @@
 #include <petsc/private/taoimpl.h>
 
 #include <cmath>
+#include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -19,19 +21,19 @@ struct TaoQpm {
   qpm::Summary summary;   // of the last solve
   bool solved = false;
   qpm::Vector z_l, z_u;   // bound multipliers of the last solve (local)
+  std::string pc_type;    // -tao_qpm_pc_type: a PETSc PC for CG, or none (qpm's own)
 };
 
 TaoQpm* Data(Tao tao) { return static_cast<TaoQpm*>(tao->data); }
 
 // TAO's tolerances as the core's: Ipopt's test with tol = gatol on the
-// gradient of the Lagrangian and constr_viol_tol = catol on ||c||_inf;
-// tao->max_it bounds the inner iterations (TAO's iterations).
+// gradient of the Lagrangian and constr_viol_tol = catol on ||c||_inf.
+// tao->max_it (TAO's iterations are the inner ones) is TAO's own test's.
 qpm::Options FromTao(Tao tao, qpm::Options o) {
   o.termination.tol = tao->gatol;
   o.termination.dual_inf_tol = tao->gatol;
   o.termination.constr_viol_tol = tao->catol;
   o.termination.compl_inf_tol = tao->catol;
-  o.max_inner_iter = tao->max_it;
   return o;
 }
 
@@ -95,7 +97,7 @@ PetscErrorCode TaoSolve_QPM(Tao tao) {
   std::string why;
   PetscCheck(options.IsValid(&why), PetscObjectComm((PetscObject)tao), PETSC_ERR_ARG_OUTOFRANGE,
              "qpm: %s", why.c_str());
-  qpm::petsc::TaoModel model(tao);
+  qpm::petsc::TaoModel model(tao, qpm->pc_type);
   PetscCall(model.error());
   qpm::Vector x0(model.num_variables());
   PetscCall(model.ReadVec(tao->solution, x0));
@@ -104,7 +106,13 @@ PetscErrorCode TaoSolve_QPM(Tao tao) {
   callbacks.on_iteration = [&](const qpm::IterationInfo& info) {
     return !model.error() && Monitor(tao, info, &monitor_error);
   };
-  qpm->summary = qpm::Solve(&model, x0, options, callbacks);
+  try {  // no exception crosses the C boundary
+    qpm->summary = qpm::Solve(&model, x0, options, callbacks);
+  } catch (const std::bad_alloc&) {
+    SETERRQ(PetscObjectComm((PetscObject)tao), PETSC_ERR_MEM, "qpm: out of memory");
+  } catch (const std::exception& e) {
+    SETERRQ(PetscObjectComm((PetscObject)tao), PETSC_ERR_LIB, "qpm: %s", e.what());
+  }
   qpm->solved = true;
   PetscCall(model.error());
   PetscCall(monitor_error);
@@ -118,7 +126,16 @@ PetscErrorCode TaoSolve_QPM(Tao tao) {
 }
 
 PetscErrorCode TaoSetUp_QPM(Tao tao) {
+  const MPI_Comm comm = PetscObjectComm((PetscObject)tao);
   PetscFunctionBegin;
+  // TAO calls a Jacobian routine without checking that one was set.
+  PetscCheck(!tao->eq_constrained || (tao->ops->computejacobianequality && tao->jacobian_equality),
+             comm, PETSC_ERR_ARG_WRONGSTATE,
+             "qpm: equality constraints need TaoSetJacobianEqualityRoutine()");
+  PetscCheck(!tao->ineq_constrained ||
+                 (tao->ops->computejacobianinequality && tao->jacobian_inequality),
+             comm, PETSC_ERR_ARG_WRONGSTATE,
+             "qpm: inequality constraints need TaoSetJacobianInequalityRoutine()");
   if (!tao->gradient) PetscCall(VecDuplicate(tao->solution, &tao->gradient));
   if (!tao->stepdirection) PetscCall(VecDuplicate(tao->solution, &tao->stepdirection));
   PetscCall(TaoComputeVariableBounds(tao));
@@ -197,6 +214,13 @@ PetscErrorCode TaoSetFromOptions_QPM(Tao tao, PetscOptionItems* PetscOptionsObje
   for (const qpm::OptionEntry& e : qpm::OptionTable()) {
     if (e.registered) PetscCall(ReadOption(PetscOptionsObject, e, &qpm->options));
   }
+  char pc_type[64] = "";
+  PetscBool set = PETSC_FALSE;
+  PetscCall(PetscOptionsString("-tao_qpm_pc_type",
+                               "A PETSc PC on the Hessian (preconditioner) matrix for the trust "
+                               "region's CG, its options prefixed -tao_qpm_ (default: qpm's Jacobi)",
+                               "", pc_type, pc_type, sizeof pc_type, &set));
+  if (set) qpm->pc_type = pc_type;
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }

@@ -54,6 +54,14 @@ class DistributedModel {
   virtual bool EvalHessian(const ConstVectorRef& x, double sigma, const ConstVectorRef& lambda) = 0;
   virtual void HessianTimes(const ConstVectorRef& v, VectorRef out) = 0;
   virtual void HessianDiagonal(VectorRef d) = 0;
+
+  // A preconditioner M of the Hessian of Q on x's block that the model
+  // brings (a PETSc PC the user chose), in place of the core's Jacobi:
+  // rebuilt after each evaluation of W (false: none could be formed), and
+  // z = M^{-1} r, symmetric positive definite. None by default.
+  virtual bool has_preconditioner() const { return false; }
+  virtual bool UpdatePreconditioner(double /*beta*/) { return false; }
+  virtual void ApplyPreconditioner(const ConstVectorRef& /*r*/, VectorRef /*z*/) {}
 };
 
 }  // namespace qpm

@@ -69,6 +69,45 @@ class JacobiPreconditioner : public Preconditioner {
   Vector diag_;  // diag(H)
 };
 
+// A distributed model's own preconditioner on x's block
+// (DistributedModel::ApplyPreconditioner), H_ss = beta I on the slacks.
+// Where it is not positive on CG's residual (r.z <= 0: a PC built from an
+// indefinite W), CG restarts with Jacobi, which the solve keeps from then on.
+class ModelPreconditioner : public Preconditioner {
+ public:
+  ModelPreconditioner(PenaltyFunction* q, DistributedModel* model)
+      : q_(q), model_(model), jacobi_(q) {}
+  PreconditionerKind kind() const override { return PreconditionerKind::kJacobi; }
+  const char* name() const override { return use_model_ ? "model" : "jacobi (the model's was indefinite)"; }
+  bool Update(const Iterate& it) override {
+    jacobi_.Update(it);
+    if (use_model_ && !model_->UpdatePreconditioner(q_->beta())) use_model_ = false;
+    return true;
+  }
+  void Apply(const Vector& r, const Vector* free, Vector* z) override {
+    if (!use_model_) return jacobi_.Apply(r, free, z);
+    const int nx = q_->num_x();
+    model_->ApplyPreconditioner(r.head(nx), z->head(nx));
+    z->tail(q_->num_slacks()) = r.tail(q_->num_slacks()) / q_->beta();
+  }
+  double Direction(const Reductions& sum, const Vector& r, const Vector* free, bool first,
+                   double rz_previous, Vector* work, Vector* d) override {
+    bool restart = first;
+    if (use_model_) {
+      const double rz = Preconditioner::Direction(sum, r, free, first, rz_previous, work, d);
+      if (rz > 0.0) return rz;
+      use_model_ = false, restart = true;
+    }
+    return jacobi_.Direction(sum, r, free, restart, rz_previous, work, d);
+  }
+
+ private:
+  PenaltyFunction* q_;
+  DistributedModel* model_;
+  JacobiPreconditioner jacobi_;
+  bool use_model_ = true;
+};
+
 // The pattern of S = J D^{-1} J^T + I/beta with unit values (its lower triangle).
 LowerMatrix ProductPattern(const SparseMatrix& jacobian) {
   SparseMatrix ones = jacobian;
@@ -262,6 +301,8 @@ std::unique_ptr<Preconditioner> MakePreconditioner(const TrustRegionOptions& opt
   // (docs/petsc.md, "Distributed models"), so every kind but none is jacobi.
   if (q->distributed()) {
     if (options.preconditioner == PreconditionerKind::kNone) return nullptr;
+    DistributedModel* model = q->problem()->distributed();
+    if (model->has_preconditioner()) return std::make_unique<ModelPreconditioner>(q, model);
     return std::make_unique<JacobiPreconditioner>(q);
   }
   SparseMatrix j;

@@ -36,6 +36,7 @@ const char* ToString(PreconditionerKind kind);
 class Preconditioner : public CgPreconditioner {
  public:
   virtual PreconditionerKind kind() const = 0;
+  virtual const char* name() const { return ToString(kind()); }
   // Rebuilds M from W (loaded by q->EvaluateHessian(it)) and J at it.
   // False when no M could be formed.
   virtual bool Update(const Iterate& it) = 0;

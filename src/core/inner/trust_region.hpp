@@ -42,7 +42,7 @@ class TrustRegion : public InnerSolver {
     return preconditioner_ ? preconditioner_->face_solve() : nullptr;
   }
   const char* preconditioner() const override {
-    return ToString(preconditioner_ ? preconditioner_->kind() : PreconditionerKind::kNone);
+    return preconditioner_ ? preconditioner_->name() : ToString(PreconditionerKind::kNone);
   }
 
  private:
