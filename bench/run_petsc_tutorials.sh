@@ -7,7 +7,7 @@
 #   bash bench/run_petsc_tutorials.sh [build] > bench/results/petsc/tutorials.csv
 #
 # Columns: tutorial, options, processes, solver, reason, iterations,
-# objective (as -tao_view prints it).
+# objective (as -tao_view prints it); a run past LIMIT seconds (300) has no reason.
 set -uo pipefail
 build=${1:-build}
 plugin="$PWD/$build/src/petsc/libqpm_petsc.so"
@@ -38,12 +38,12 @@ for c in "${cases[@]}"; do
     for solver in "$own" qpm; do
       type_option=""
       [ -n "$solver" ] && type_option="-tao_type $solver"
-      out=$(timeout 300 mpirun --allow-run-as-root --oversubscribe -n "$np" "$exe" $options $type_option \
+      out=$(timeout "${LIMIT:-300}" mpirun --allow-run-as-root --oversubscribe -n "$np" "$exe" $options $type_option \
             -dll_append "$plugin" -tao_converged_reason -tao_view 2>&1)
       reason=$(echo "$out" | sed -n 's/.*converged* due to \([A-Z_]*\).*/\1/p' | head -1)
       [ -n "$reason" ] || reason=$(echo "$out" | grep -m1 -o 'ERROR: [^:]*' | head -1 | tr ',' ';')
       iterations=$(echo "$out" | sed -n 's/.*due to [A-Z_]* iterations* \([0-9]*\).*/\1/p' | head -1)
-      objective=$(echo "$out" | sed -n 's/.*Objective value=\([^ ]*\).*/\1/p' | head -1)
+      objective=$(echo "$out" | sed -n 's/.*Objective value=\([^ ]*\).*/\1/p' | tail -1)  # the outermost Tao prints last
       echo "$(basename "$file" .c),$options,$np,${solver:-default},$reason,$iterations,$objective"
     done
   done
