@@ -272,3 +272,15 @@ BOOST_AUTO_TEST_CASE(QpmPreconditionsCgWithThePetscPcTheUserNames) {
   Problem::Check(p.x, [](PetscInt i) { return i == 0 ? -1.0 : i + 1.0 - 3.8; }, 1e-7);
   BOOST_CHECK(ViewText(p.tao).find("preconditioner model") != std::string::npos);
 }
+
+// TaoSetInequalityBounds: 0 <= x_0 + 1 <= 1/2 holds x_0 = -1/2 (upper side
+// active; unconstrained x_0 = 1), the other entries at a_i.
+BOOST_AUTO_TEST_CASE(QpmHonoursTwoSidedInequalityBounds) {
+  Problem p;
+  p.AddInequality();
+  Vec il = Vector(1, 0.0), iu = Vector(1, 0.5);
+  TaoSetInequalityBounds(p.tao, il, iu);
+  BOOST_REQUIRE_GT(p.Solve(), 0);
+  Problem::Check(p.x, [](PetscInt i) { return i == 0 ? -0.5 : i + 1.0; }, 1e-7);
+  VecDestroy(&il), VecDestroy(&iu);
+}
