@@ -272,10 +272,11 @@ void TaoModel::JacobianTransposeTimes(int slot, const ConstVectorRef& w, VectorR
   if (failed || Failed(Copy(hv_, out.data()))) Poison(out);
 }
 
-// sum_r J_ri^2 into `sums` by columns: each process adds its rows' squares
-// (MatGetRow gives global column indices); VecAssembly sends the entries of
-// columns held elsewhere.
-PetscErrorCode TaoModel::AddColumnSquares(Mat j, Vec sums) {
+// The squares of J's entries over this process's rows: summed per row into
+// `row_sums` and added per column into `column_sums`, each when given
+// (MatGetRow gives global column indices; the caller's VecAssembly sends
+// the entries of columns held elsewhere).
+PetscErrorCode TaoModel::SquareEntries(Mat j, double* row_sums, Vec column_sums) {
   PetscInt start, end, count;
   const PetscInt* columns;
   const PetscScalar* values;
@@ -284,8 +285,10 @@ PetscErrorCode TaoModel::AddColumnSquares(Mat j, Vec sums) {
   for (PetscInt r = start; r < end; ++r) {
     PetscCall(MatGetRow(j, r, &count, &columns, &values));
     squares_.resize(static_cast<size_t>(count));
-    for (PetscInt k = 0; k < count; ++k) squares_[k] = values[k] * values[k];
-    PetscCall(VecSetValues(sums, count, columns, squares_.data(), ADD_VALUES));
+    double sum = 0.0;
+    for (PetscInt k = 0; k < count; ++k) sum += squares_[k] = values[k] * values[k];
+    if (row_sums) row_sums[r - start] = sum;
+    if (column_sums) PetscCall(VecSetValues(column_sums, count, columns, squares_.data(), ADD_VALUES));
     PetscCall(MatRestoreRow(j, r, &count, &columns, &values));
   }
   PetscFunctionReturn(0);
@@ -294,33 +297,17 @@ PetscErrorCode TaoModel::AddColumnSquares(Mat j, Vec sums) {
 void TaoModel::JacobianColumnSquares(int slot, VectorRef out) {
   const Slot& s = slots_[slot];
   bool failed = Failed(VecSet(hv_, 0.0));
-  if (s.equality) failed = failed || Failed(AddColumnSquares(s.equality, hv_));
-  if (s.inequality) failed = failed || Failed(AddColumnSquares(s.inequality, hv_));
+  if (s.equality) failed = failed || Failed(SquareEntries(s.equality, nullptr, hv_));
+  if (s.inequality) failed = failed || Failed(SquareEntries(s.inequality, nullptr, hv_));
   failed = failed || Failed(VecAssemblyBegin(hv_)) || Failed(VecAssemblyEnd(hv_));
   if (failed || Failed(Copy(hv_, out.data()))) out.setZero();
-}
-
-PetscErrorCode TaoModel::RowSquares(Mat j, double* out) {
-  PetscInt start, end, count;
-  const PetscInt* columns;
-  const PetscScalar* values;
-  PetscFunctionBeginUser;
-  PetscCall(MatGetOwnershipRange(j, &start, &end));
-  for (PetscInt r = start; r < end; ++r) {
-    PetscCall(MatGetRow(j, r, &count, &columns, &values));
-    double sum = 0.0;
-    for (PetscInt k = 0; k < count; ++k) sum += values[k] * values[k];
-    out[r - start] = sum;
-    PetscCall(MatRestoreRow(j, r, &count, &columns, &values));
-  }
-  PetscFunctionReturn(0);
 }
 
 void TaoModel::JacobianRowSquares(int slot, VectorRef out) {
   const Slot& s = slots_[slot];
   out.setZero();
-  if (s.equality && Failed(RowSquares(s.equality, out.data()))) return;
-  if (s.inequality) Failed(RowSquares(s.inequality, out.data() + me_));
+  if (s.equality && Failed(SquareEntries(s.equality, out.data(), nullptr))) return;
+  if (s.inequality) Failed(SquareEntries(s.inequality, out.data() + me_, nullptr));
 }
 
 // tao->DE = lambda_e, tao->DI = -lambda_i (the header's conventions).

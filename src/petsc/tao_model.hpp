@@ -90,8 +90,7 @@ class TaoModel final : public Problem, public DistributedModel, private Reductio
   bool Failed(PetscErrorCode code);  // keeps the first error; true on one
   PetscErrorCode SetPoint(const ConstVectorRef& x);  // x_ <- x
   PetscErrorCode Keep(Mat from, Mat* to);  // a copy of J's values for a slot
-  PetscErrorCode AddColumnSquares(Mat j, Vec sums);
-  PetscErrorCode RowSquares(Mat j, double* out);
+  PetscErrorCode SquareEntries(Mat j, double* row_sums, Vec column_sums);
   PetscErrorCode SetMultipliers(const ConstVectorRef& lambda);
   PetscErrorCode DifferenceProduct(Vec v, Vec out);
   PetscErrorCode MakePc(const std::string& type);
