@@ -5,6 +5,7 @@
 //
 //   fingerprints --library [--mode default|paper]   the model library (models/)
 //   fingerprints --nl MODEL.nl [--mode ...]          one AMPL model (one per process)
+//   ... [--inner trust-region|gradient-descent|lbfgs]  qpm_inner_solver
 //
 // Both at Ipopt's tol 1e-8 with nothing else set but the mode and
 // max_cpu_time (a run that reaches a time limit is marked, not hashed:
@@ -30,14 +31,13 @@ using Ipopt::Number;
 
 struct Hash {
   std::uint64_t h = 1469598103934665603ull;  // FNV-1a
-  void Add(const void* data, std::size_t size) {
+  void Bytes(const void* data, std::size_t size) {
     const unsigned char* p = static_cast<const unsigned char*>(data);
     for (std::size_t i = 0; i < size; ++i) h = (h ^ p[i]) * 1099511628211ull;
   }
-  void Add(double v) { Add(&v, sizeof v); }
-  void Add(long v) { Add(&v, sizeof v); }
+  void Add(double v) { Bytes(&v, sizeof v); }
   void Add(const Number* v, Index n) {
-    if (v) Add(v, sizeof(Number) * static_cast<std::size_t>(n));
+    if (v) Bytes(v, sizeof(Number) * static_cast<std::size_t>(n));
   }
 };
 
@@ -72,24 +72,25 @@ class FingerprintTnlp : public qpm_test::ForwardingTnlp {
   double f = 0.0;
 };
 
-void Run(const std::string& name, Ipopt::SmartPtr<Ipopt::TNLP> model, const std::string& mode) {
+void Run(const std::string& name, Ipopt::SmartPtr<Ipopt::TNLP> model, const std::string& mode,
+         const std::string& inner) {
   Ipopt::SmartPtr<FingerprintTnlp> tnlp = new FingerprintTnlp(model);
   Ipopt::SmartPtr<Ipopt::IpoptApplication> app = new qpm::QpmApplication();
   app->Options()->SetIntegerValue("print_level", 0);
   app->Options()->SetStringValue("sb", "yes");
   app->Options()->SetNumericValue("tol", 1e-8);
   app->Options()->SetNumericValue("max_cpu_time", 60.0);
-  app->Options()->SetStringValue("qpm_mode", mode);
+  if (mode != "default") app->Options()->SetStringValue("qpm_mode", mode);
+  if (!inner.empty()) app->Options()->SetStringValue("qpm_inner_solver", inner);
   Ipopt::ApplicationReturnStatus status = app->Initialize();
   if (status == Ipopt::Solve_Succeeded) status = app->OptimizeTNLP(Ipopt::GetRawPtr(tnlp));
-  const bool timed = status == Ipopt::Maximum_CpuTime_Exceeded ||
-                     status == Ipopt::Maximum_WallTime_Exceeded;
+  const bool timed = status == Ipopt::Maximum_CpuTime_Exceeded;  // wall time maps to it too
   if (timed) {
-    std::printf("%s %s status %d time-limited\n", name.c_str(), mode.c_str(), status);
+    std::printf("%s %s%s status %d time-limited\n", name.c_str(), mode.c_str(), inner.empty() ? "" : ("/" + inner).c_str(), status);
     return;
   }
-  std::printf("%s %s status %d final %d callbacks %ld iterations %016llx solution %016llx f %a\n",
-              name.c_str(), mode.c_str(), status, tnlp->final_status, tnlp->callbacks,
+  std::printf("%s %s%s status %d final %d callbacks %ld iterations %016llx solution %016llx f %a\n",
+              name.c_str(), mode.c_str(), inner.empty() ? "" : ("/" + inner).c_str(), status, tnlp->final_status, tnlp->callbacks,
               static_cast<unsigned long long>(tnlp->iterations.h),
               static_cast<unsigned long long>(tnlp->solution.h), tnlp->f);
 }
@@ -97,20 +98,21 @@ void Run(const std::string& name, Ipopt::SmartPtr<Ipopt::TNLP> model, const std:
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string mode = "default", nl;
+  std::string mode = "default", nl, inner;
   bool library = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--library")) library = true;
     else if (!std::strcmp(argv[i], "--mode") && i + 1 < argc) mode = argv[++i];
     else if (!std::strcmp(argv[i], "--nl") && i + 1 < argc) nl = argv[++i];
+    else if (!std::strcmp(argv[i], "--inner") && i + 1 < argc) inner = argv[++i];
     else {
-      std::fprintf(stderr, "usage: fingerprints --library | --nl MODEL.nl [--mode default|paper]\n");
+      std::fprintf(stderr, "usage: fingerprints --library | --nl MODEL.nl [--mode default|paper] [--inner SOLVER]\n");
       return 2;
     }
   }
   if (library) {
     for (const qpm_test::Model& model : qpm_test::AllModels()) {
-      Run(model.name, new qpm_test::ModelTnlp(model), mode);
+      Run(model.name, new qpm_test::ModelTnlp(model), mode, inner);
     }
     return 0;
   }
@@ -118,15 +120,15 @@ int main(int argc, char** argv) {
   if (!nl.empty()) {
     std::string error;
     Ipopt::SmartPtr<qpm::AmplTnlp> tnlp = qpm::AmplTnlp::Read(nl, &error);
-    if (!tnlp) {
+    if (Ipopt::IsNull(tnlp)) {
       std::fprintf(stderr, "%s: %s\n", nl.c_str(), error.c_str());
       return 1;
     }
     std::string name = nl.substr(nl.find_last_of('/') + 1);
-    Run(name, Ipopt::GetRawPtr(tnlp), mode);
+    Run(name, Ipopt::GetRawPtr(tnlp), mode, inner);
     return 0;
   }
 #endif
-  std::fprintf(stderr, "usage: fingerprints --library | --nl MODEL.nl [--mode default|paper]\n");
+  std::fprintf(stderr, "usage: fingerprints --library | --nl MODEL.nl [--mode default|paper] [--inner SOLVER]\n");
   return 2;
 }
