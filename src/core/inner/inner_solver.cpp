@@ -9,6 +9,10 @@
 #include <limits>
 #include <thread>
 
+#include "core/inner/gradient_descent.hpp"
+#include "core/inner/lbfgs.hpp"
+#include "core/inner/trust_region.hpp"
+
 namespace qpm {
 
 const char* ToString(InnerStatus status) {
@@ -139,6 +143,18 @@ bool ReportStep(const InnerControl& control, const Iterate& x, const StepInfo& s
     return true;
   }
   return false;
+}
+
+std::unique_ptr<InnerSolver> MakeInnerSolver(const Options& options, PenaltyFunction* q) {
+  switch (options.inner_solver) {
+    case InnerSolverType::kGradientDescent:
+      return std::make_unique<GradientDescent>(options.gd, q);
+    case InnerSolverType::kTrustRegion:
+      return std::make_unique<TrustRegion>(options.tr, q);
+    case InnerSolverType::kLbfgs:
+      return std::make_unique<Lbfgs>(options.lbfgs, q);
+  }
+  return nullptr;
 }
 
 }  // namespace qpm

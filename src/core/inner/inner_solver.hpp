@@ -8,7 +8,10 @@
 #include <functional>
 #include <limits>
 
+#include <memory>
+
 #include "core/inner/face_solve.hpp"
+#include "qpm/core/options.hpp"
 #include "core/penalty.hpp"
 #include "qpm/core/inner_status.hpp"
 #include "qpm/core/tolerance.hpp"
@@ -105,6 +108,9 @@ class InnerSolver {
   // CG preconditioner; null when there is none.
   virtual FaceSolve* face_solve() { return nullptr; }
 };
+
+// The inner solver Options::inner_solver names, over `q`.
+std::unique_ptr<InnerSolver> MakeInnerSolver(const Options& options, PenaltyFunction* q);
 
 // Declares a subproblem stalled when max(window, steps before the last
 // progress) accepted steps in a row brought neither a new lowest ||grad Q||

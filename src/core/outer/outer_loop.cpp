@@ -1,0 +1,300 @@
+#include "core/outer/outer_loop.hpp"
+
+#include <cmath>
+#include <utility>
+
+#include "core/outer/refusal.hpp"
+
+namespace qpm {
+
+OuterLoop::OuterLoop(Problem* problem, const Options& options, const Callbacks& callbacks,
+                     double start_cpu, const CpuDeadline& deadline, const ScaledProblem* scaling)
+    : options_(options),
+      deadline_(deadline),
+      q_(problem),
+      method_(MakeStrategies(options, scaling, q_)),
+      points_(&q_),
+      extrapolation_(options.extrapolate),
+      runaway_(options, *method_.runaway),
+      infeasibility_(options, method_),
+      stalls_(options),
+      acceptable_(method_.convergence->acceptable_iter()),
+      report_(callbacks, scaling, start_cpu) {
+  if (q_.distributed()) deadline_.Share(q_.reduce());
+}
+
+// Algorithm 1 (paper, Sec. 2): each subproblem starts at argmin{Q(x_k),
+// Q(x_0)} (5.2), ends with (2.3) and (2.4), then the verdict, then lambda
+// and beta for the next one (method_ says how, for either mode).
+Summary OuterLoop::Run(const Vector& x0, const Vector& lambda0) {
+  if (std::optional<Summary> refused = Refuse()) {
+    refused->x = x0;
+    return *refused;
+  }
+  if (!Start(x0, lambda0)) {
+    report_.summary().x = x0;
+    return Finish(TerminationType::kInvalidNumberAtStart,
+                  "the model returned an error or a non-finite value at the start point");
+  }
+  const bool go_on = report_.Notify(current(), StepInfo(), q_, method_.tolerance->Tolerance(), false);
+  if (!go_on) return Finish(TerminationType::kUserStop, "stopped by the user callback");
+  for (int k = 0; k < options_.max_outer_iter; ++k) {
+    const double q_start = PrepareSubproblem(k);
+    if (std::isnan(q_start)) {
+      return Finish(TerminationType::kEvaluationError,
+                    "derivatives failed at both x_0 and x_k, where they had not before");
+    }
+    points_.SaveStart();
+    const InnerSummary inner = SolveSubproblem();
+    if (inner.status == InnerStatus::kRunaway) {
+      if (RecoverFromRunaway(q_start, inner)) continue;
+      return Finish(TerminationType::kDiverging,
+                    "the iterates ran away: the objective seems unbounded below (||x||_inf > "
+                    "diverging_iterates_tol, or f falling without bound on the feasible set)");
+    }
+    Record(q_start, inner);
+    method_.tolerance->Observe(report_.outer().back(), ViolationBeforeSubproblem(), k);
+    points_.KeepLeastViolation();
+    const Next next = Verdict(inner, k);
+    if (next == Next::kStop) return std::move(report_.summary());
+    if (next == Next::kRestarted || k + 1 == options_.max_outer_iter) continue;
+    extrapolation_.Remember(current(), q_.beta());
+    UpdateMultipliersAndPenalty(inner, k);
+  }
+  return Finish(TerminationType::kMaxOuterIterations, "reached max_outer_iter");
+}
+
+Summary OuterLoop::StartFailed(const Vector& x0) {
+  report_.summary().x = x0;
+  if (std::optional<Summary> refused = Refuse()) return *refused;
+  return Finish(TerminationType::kInvalidNumberAtStart,
+                "the model returned an error or a non-finite derivative at the start point");
+}
+
+std::optional<Summary> OuterLoop::Refuse() {
+  const std::string why = Refusal(options_, q_);
+  if (why.empty()) return std::nullopt;
+  return Finish(TerminationType::kInvalidOptions, why);
+}
+
+// x_0 is projected on the bounds (the count goes to the summary), the
+// slacks start at g(x_0) projected on the row bounds, then beta_0 and
+// lambda_0 (method_).
+bool OuterLoop::Start(const Vector& x0, const Vector& lambda0) {
+  Iterate& x = current();
+  q_.set_max_norm_stationarity(method_.convergence->max_norm());
+  q_.Allocate(&x);
+  x.x.head(q_.num_x()) = x0;
+  report_.summary().start_projected = q_.Project(x.x.head(q_.num_x()));
+  if (!q_.EvaluateValues(&x)) return false;
+  q_.FitSlacks(&x);
+  q_.set_beta(method_.penalty->Start(q_, x));
+  if (!q_.EvaluateDerivatives(&x)) return false;
+  method_.multipliers->Seed(lambda0, &q_, &x);
+  // z_0 is the caller's x0 (alive for the solve) when nothing was projected
+  // and there are no slacks: one n-vector less (docs/algorithm.md, "Memory budget").
+  const bool z0_is_x0 = report_.summary().start_projected == 0 && q_.num_slacks() == 0;
+  points_.SaveX0(z0_is_x0 ? &x0 : nullptr);
+  inner_ = MakeInnerSolver(options_, &q_);
+  return true;
+}
+
+// Starts subproblem k at argmin of the merit over {x_k, x_0} (eq. (5.2)),
+// from cached f and c (no callbacks); returns that minimum, the bound of
+// (2.3), or NaN where the derivatives failed at both.
+double OuterLoop::PrepareSubproblem(int k) {
+  q_.Refresh(&current());  // lambda' c and grad Q for this lambda and beta
+  bool at_x0 = k > 0 && points_.x0().Q(q_) < current().Q(q_.beta());
+  if (at_x0) {
+    const SavedPoints::FromX0 moved = points_.MoveToX0();
+    if (moved == SavedPoints::FromX0::kFailed) return std::nan("");
+    at_x0 = moved == SavedPoints::FromX0::kMoved;
+  }
+  if (!at_x0) TryExtrapolation();
+  report_.BeginSubproblem(k, at_x0 || k == 0);
+  return current().Q(q_.beta());
+}
+
+// The inner solver stops at (2.4) with tau of Definition 2.1, or where the
+// mode's own test already holds, within the limits (runaway_ sets its own).
+InnerSummary OuterLoop::SolveSubproblem() {
+  InnerControl control;
+  method_.tolerance->Start(current());
+  control.tolerance = method_.tolerance->Tolerance();
+  control.reduce = &q_.reduce();
+  control.solves_problem = [this](Iterate* x) {
+    return method_.convergence->EndsSubproblem(q_, *x) ||
+           method_.multipliers->EndsSubproblem(*method_.convergence, &q_, x);
+  };
+  control.max_iterations = options_.max_inner_iter - report_.inner_iterations();
+  control.deadline = &deadline_;
+  control.stall_rounding = options_.stall_rounding;
+  control.max_abs_z = options_.diverging_iterates_tol;
+  runaway_.SetLimits(current(), &control);
+  control.on_iteration = [this](const Iterate& x, const StepInfo& step) {
+    return report_.Notify(x, step, q_, method_.tolerance->Tolerance(), true);
+  };
+  return inner_->Minimize(control, &current());
+}
+
+// After subproblem k: converged, ended short, acceptable for long, locally
+// infeasible (kStop, the summary final), restarted from x_0, or on to the
+// multiplier and penalty update.
+OuterLoop::Next OuterLoop::Verdict(const InnerSummary& inner, int k) {
+  const ConvergenceTest& test = *method_.convergence;
+  bool converged = test.Converged(q_, current(), inner.status);
+  if (!converged) {
+    converged = method_.multipliers->AdoptLeastSquaresIfConverged(test, inner.status, &q_, &current());
+  }
+  if (converged) {
+    Conclude(TerminationType::kConverged, test.converged_message());
+    return Next::kStop;
+  }
+  if (inner.status != InnerStatus::kConverged) {
+    if (!MayContinueAfterStall(inner.status)) return VerdictOnShortSubproblem(inner);
+    stalls_.Use();
+  }
+  if (acceptable_.counting()) acceptable_.Observe(Acceptable());
+  if (acceptable_.held()) {
+    Conclude(TerminationType::kAcceptable, "acceptable level held for acceptable_iter outer iterations");
+    return Next::kStop;
+  }
+  if (!infeasibility_.Stuck(report_.outer(), k, q_, current())) return Next::kUpdate;
+  if (TrySecondStart(inner)) return Next::kRestarted;
+  points_.RestoreLeastViolation();
+  Conclude(TerminationType::kInfeasible,
+           "||c|| stopped decreasing while beta grew: a stationary point of the constraint "
+           "violation (locally infeasible)");
+  return Next::kStop;
+}
+
+// A subproblem that stopped short of (2.4) and may not go on: a second start
+// from x_0, a verdict of local infeasibility, or the end its status says.
+OuterLoop::Next OuterLoop::VerdictOnShortSubproblem(const InnerSummary& inner) {
+  const bool stalled = inner.status == InnerStatus::kStalled;
+  if (stalled && TrySecondStart(inner)) return Next::kRestarted;
+  if (stalled && infeasibility_.StalledAtStationaryPoint(report_.outer(), q_, current(), Acceptable())) {
+    points_.RestoreLeastViolation();
+    Conclude(TerminationType::kInfeasible,
+             "stalled at a stationary point of the constraint violation, from x_0 too "
+             "(locally infeasible)");
+    return Next::kStop;
+  }
+  ConcludeEarly(inner);
+  return Next::kStop;
+}
+
+// lambda_{k+1}, then beta_{k+1} (method_). The Newton multiplier step
+// factors on the trust region's factorization, lent for this call
+// (InnerSolver::face_solve).
+void OuterLoop::UpdateMultipliersAndPenalty(const InnerSummary& inner, int k) {
+  method_.multipliers->Update(current(), inner_->face_solve(), &q_);
+  q_.set_beta(method_.penalty->Next(q_.beta(), current(), inner.iterations, k));
+}
+
+// ||c|| before the subproblem just solved: at x_k, or x_0 for the first.
+double OuterLoop::ViolationBeforeSubproblem() const {
+  const size_t k = report_.outer().size();
+  return k >= 2 ? report_.outer()[k - 2].c_norm : std::sqrt(points_.x0().c_squared);
+}
+
+// A stall above the feasibility tolerance that StallAllowance lets go on:
+// beta grows as after a converged subproblem.
+bool OuterLoop::MayContinueAfterStall(InnerStatus status) const {
+  if (status != InnerStatus::kStalled) return false;
+  if (current().c_norm() <= method_.convergence->stall_feasibility_tol()) return false;
+  return stalls_.MayContinue(current().c_norm(), ViolationBeforeSubproblem(), Acceptable());
+}
+
+bool OuterLoop::MayRestartFromX0(const InnerSummary& inner) const {
+  return infeasibility_.second_start_available() && !inner.evaluation_failed && !Acceptable();
+}
+
+// The second start from x_0 where the mode allows one; true when made.
+bool OuterLoop::TrySecondStart(const InnerSummary& inner) {
+  if (!MayRestartFromX0(inner)) return false;
+  return RestartFromX0();
+}
+
+// The next subproblem starts from x_0 with lambda = 0 and the beta of
+// PenaltyUpdate::Restart; false when x_0's derivatives fail now (the
+// restart is then used up all the same).
+bool OuterLoop::RestartFromX0() {
+  infeasibility_.UseSecondStart();
+  if (!points_.RestoreX0()) return false;
+  q_.set_beta(method_.penalty->Restart(q_.beta(), q_, current()));
+  method_.multipliers->Reset(&q_);
+  q_.Refresh(&current());
+  method_.tolerance->Reset();
+  acceptable_.Reset();
+  return true;
+}
+
+// A runaway subproblem (runaway_policy.hpp): the descent followed, a
+// restart from the subproblem's start, or, above the feasibility tolerance,
+// the second start from x_0; false: the solve ends, diverged.
+bool OuterLoop::RecoverFromRunaway(double q_start, const InnerSummary& inner) {
+  const RunawayTest::Feasible what = runaway_.Classify(inner);
+  if (what == RunawayTest::Feasible::kDiverged) return false;
+  if (what == RunawayTest::Feasible::kFollow) {  // x_{k+1} = the runaway point: (2.3) holds
+    runaway_.Follow();
+    report_.last().followed = true;
+    Record(q_start, inner);
+    return true;
+  }
+  if (RestartAfterRunaway(q_start, inner)) return true;
+  if (!runaway_.Infeasible(inner) || !TrySecondStart(inner)) return false;
+  runaway_.ResetRestarts();
+  return true;
+}
+
+// x_{k+1} = x_start, which keeps (2.3), and beta grows by the runaway
+// factor; false once RunawayPolicy::CountRestart says no more.
+bool OuterLoop::RestartAfterRunaway(double q_start, const InnerSummary& inner) {
+  const bool restored = points_.RestoreStart();
+  InnerSummary restart = inner;
+  restart.tau = method_.tolerance->Tolerance()(current().c_norm());
+  Record(q_start, restart);
+  if (!restored || !runaway_.CountRestart(inner)) return false;
+  q_.set_beta(q_.beta() * method_.penalty->runaway_factor());
+  return true;
+}
+
+// The start predicted along the penalty path, taken when it lowers Q_{beta_k}.
+void OuterLoop::TryExtrapolation() {
+  if (!extrapolation_.ready()) return;
+  const double beta = q_.beta();
+  Iterate& trial = points_.spare();
+  extrapolation_.Predict(beta, &trial.x);
+  q_.Project(trial.x);
+  if (!q_.EvaluateValues(&trial) || !(trial.Q(beta) < current().Q(beta))) return;
+  if (!q_.EvaluateDerivatives(&trial)) return;
+  points_.AdoptSpare();
+  ++report_.summary().extrapolations;
+}
+
+void OuterLoop::Record(double q_start, const InnerSummary& inner) {
+  report_.Record(q_start, inner, &q_, current(), inner_->factorizations());
+}
+
+// The summary, moved out: the loop ends with it.
+Summary OuterLoop::Finish(TerminationType type, const std::string& message) {
+  Conclude(type, message);
+  return std::move(report_.summary());
+}
+
+void OuterLoop::Conclude(TerminationType type, const std::string& message) {
+  report_.ConcludeCounts(type, message, q_.counts(), inner_.get());
+  inner_.reset();  // its work vectors go before the summary's are made (peak memory)
+  report_.ConcludePoint(type, &q_, &current());
+}
+
+// An inner solver stopped short of (2.4): the end EarlyEnd gives.
+void OuterLoop::ConcludeEarly(const InnerSummary& inner) {
+  const bool acceptable_stall = inner.status == InnerStatus::kStalled && Acceptable();
+  std::string message;
+  const TerminationType type = EarlyEnd(inner, acceptable_stall, deadline_.wall_passed(), &message);
+  Conclude(type, message);
+}
+
+}  // namespace qpm

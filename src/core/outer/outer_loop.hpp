@@ -1,0 +1,86 @@
+// Algorithm 1 of the paper (Sec. 2) over a PenaltyFunction: the loop and the
+// verdict after each subproblem. Where the paper's method and the default
+// mode differ is in the strategies (strategies.hpp); the safeguards beyond
+// the paper are small objects the loop owns (saved_points.hpp,
+// path_extrapolation.hpp, runaway_policy.hpp, safeguards.hpp) and its
+// reporting is the SummaryWriter's.
+#ifndef QPM_CORE_OUTER_OUTER_LOOP_HPP_
+#define QPM_CORE_OUTER_OUTER_LOOP_HPP_
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/inner/inner_solver.hpp"
+#include "core/outer/local_infeasibility.hpp"
+#include "core/outer/path_extrapolation.hpp"
+#include "core/outer/runaway_policy.hpp"
+#include "core/outer/safeguards.hpp"
+#include "core/outer/saved_points.hpp"
+#include "core/outer/strategies.hpp"
+#include "core/outer/summary_writer.hpp"
+#include "core/penalty.hpp"
+
+namespace qpm {
+
+class OuterLoop {
+ public:
+  // The time limits count from `start_cpu` (CpuSeconds()) and from when
+  // `deadline` was made: before the penalty's set-up (bounds, O(n)).
+  // `scaling`: the problem is gradient-scaled (default mode), or null.
+  OuterLoop(Problem* problem, const Options& options, const Callbacks& callbacks,
+            double start_cpu, const CpuDeadline& deadline, const ScaledProblem* scaling);
+
+  // From x0, with the user's multipliers `lambda0` (warm start) or empty.
+  Summary Run(const Vector& x0, const Vector& lambda0);
+  // The model failed where the scaling evaluates it (x_0), as Run would fail.
+  Summary StartFailed(const Vector& x0);
+
+ private:
+  enum class Next { kUpdate, kRestarted, kStop };  // after a verdict
+
+  // Algorithm 1's steps.
+  std::optional<Summary> Refuse();
+  bool Start(const Vector& x0, const Vector& lambda0);
+  double PrepareSubproblem(int k);
+  InnerSummary SolveSubproblem();
+  Next Verdict(const InnerSummary& inner, int k);
+  Next VerdictOnShortSubproblem(const InnerSummary& inner);
+  void UpdateMultipliersAndPenalty(const InnerSummary& inner, int k);
+  // Tests: predicates, no state changes.
+  bool Acceptable() const { return method_.convergence->Acceptable(q_, current()); }
+  bool MayContinueAfterStall(InnerStatus status) const;
+  bool MayRestartFromX0(const InnerSummary& inner) const;
+  double ViolationBeforeSubproblem() const;
+  // Mechanisms beyond the paper that act (docs/algorithm.md, "Beyond the paper").
+  bool TrySecondStart(const InnerSummary& inner);
+  bool RestartFromX0();
+  bool RecoverFromRunaway(double q_start, const InnerSummary& inner);
+  bool RestartAfterRunaway(double q_start, const InnerSummary& inner);
+  void TryExtrapolation();
+  // Reporting.
+  void Record(double q_start, const InnerSummary& inner);
+  Summary Finish(TerminationType type, const std::string& message);
+  void Conclude(TerminationType type, const std::string& message);
+  void ConcludeEarly(const InnerSummary& inner);
+
+  Iterate& current() { return points_.current(); }  // x_k, then x_{k+1}
+  const Iterate& current() const { return points_.current(); }
+
+  const Options& options_;
+  CpuDeadline deadline_;
+  PenaltyFunction q_;
+  Strategies method_;  // where the paper's method and the default mode differ
+  SavedPoints points_;
+  PathExtrapolation extrapolation_;
+  RunawayPolicy runaway_;
+  LocalInfeasibility infeasibility_;
+  StallAllowance stalls_;
+  AcceptableCount acceptable_;
+  std::unique_ptr<InnerSolver> inner_;
+  SummaryWriter report_;
+};
+
+}  // namespace qpm
+
+#endif  // QPM_CORE_OUTER_OUTER_LOOP_HPP_
