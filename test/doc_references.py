@@ -7,7 +7,8 @@ for references of these forms and checks each against the headings of the page:
   docs/<page>.md#<anchor>             the anchor GitHub makes from a heading
   docs/<page>.md, "<Section title>"   straight or curly quotes, the comma optional,
                                       the title possibly continued on the next
-                                      line of a // or # comment
+                                      line of a // or # comment (in a docs/ page
+                                      also <page>.md, "<Section title>")
   [text](<relative path>.md#<anchor>) a Markdown link in a .md file, resolved
   [text](#<anchor>)                   from that file's folder
 
@@ -30,7 +31,10 @@ TEXT_SUFFIXES = {".cpp", ".hpp", ".h", ".c", ".cc", ".md", ".sh", ".py", ".build
 # title broken across two comment lines reads as one.
 COMMENT_PREFIX = re.compile(r"^\s*(?://+!?|/\*+|\*+(?!\*)|#+(?=\s)|--|>)?\s*")
 PAGE = r"docs/(?P<page>[A-Za-z0-9_.-]+?)\.md"
-QUOTED = re.compile(PAGE + r"[`)\]]*(?:\s*,\s*|\s+)(?:\"(?P<t1>[^\"]{1,200})\"|“(?P<t2>[^”“\"]{1,200})”)")
+TITLE = r"[`)\]]*(?:\s*,\s*|\s+)(?:\"(?P<t1>[^\"]{1,200})\"|“(?P<t2>[^”“\"]{1,200})”)"
+QUOTED = re.compile(PAGE + TITLE)
+# In a docs/ page, another page by its bare name: algorithm.md, "Section".
+SIBLING = re.compile(r"(?<![\w/.-])(?P<page>[A-Za-z0-9_-]+)\.md" + TITLE)
 ANCHORED = re.compile(PAGE + r"#(?P<anchor>[\w%-]+)")
 BARE = re.compile(PAGE + r"\b")
 MD_LINK = re.compile(r"\]\((?P<target>[^()\s#]*)#(?P<anchor>[\w%-]+)\)")
@@ -170,6 +174,11 @@ def main():
             check("%s:%d" % (rel, line_of(starts, m.start())),
                   os.path.join(root, "docs", m.group("page") + ".md"),
                   title=m.group("t1") or m.group("t2"))
+        if os.path.dirname(path) == os.path.join(root, "docs"):
+            for m in SIBLING.finditer(text):
+                check("%s:%d" % (rel, line_of(starts, m.start())),
+                      os.path.join(root, "docs", m.group("page") + ".md"),
+                      title=m.group("t1") or m.group("t2"))
         for m in ANCHORED.finditer(text):
             check("%s:%d" % (rel, line_of(starts, m.start())),
                   os.path.join(root, "docs", m.group("page") + ".md"), anchor=m.group("anchor"))
