@@ -19,8 +19,8 @@
 //             factorization affordable, else jacobi. Where only the
 //             predicted flops exceed the budget, it may switch once during
 //             the solve (AutoPreconditioner): jacobi until a step's CG costs
-//             a set fraction of one factorization, then one timed step with
-//             cholesky, and the faster of the two stays (docs/algorithm.md,
+//             auto_trial_fraction of one factorization, then one timed step
+//             with cholesky, and the faster of the two stays (docs/algorithm.md,
 //             "Choosing the preconditioner").
 #ifndef QPM_CORE_INNER_PRECONDITIONER_HPP_
 #define QPM_CORE_INNER_PRECONDITIONER_HPP_
