@@ -15,10 +15,10 @@
 //   - counts the rest of the file cannot hold: each item takes a least
 //     number of bytes in the body (NlItemBytes), so
 //         sum_i count_i * bytes_i <= body bytes.
-//     The least sizes are what the format itself needs, well below what
-//     AMPL writes (the corpus models use at most 36% of the bound in text and
-//     60% in binary), so no valid file is refused and the ASL's allocations
-//     stay a fixed multiple of the file size.
+//     The least sizes are what the format itself needs, below what any
+//     writer can emit, so no valid file is refused and the ASL's allocations
+//     stay a fixed multiple of the file size (docs/interop.md, "The `qpm`
+//     executable").
 #ifndef QPM_SRC_AMPL_NL_HEADER_HPP_
 #define QPM_SRC_AMPL_NL_HEADER_HPP_
 

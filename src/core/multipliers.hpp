@@ -1,5 +1,5 @@
-// Multiplier estimates of the default mode (docs/algorithm.md, "Multiplier
-// estimates"): the first estimate lambda_0, the least-squares estimate at
+// Multiplier estimates of the default mode (docs/algorithm.md, "The default
+// mode"): the first estimate lambda_0, the least-squares estimate at
 // the end, and the Newton step of the update lambda_{k+1}.
 #ifndef QPM_CORE_MULTIPLIERS_HPP_
 #define QPM_CORE_MULTIPLIERS_HPP_
@@ -23,7 +23,7 @@ Vector LeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it, doub
 // The same estimate solved to rounding accuracy (CG from `guess`, up to
 // max(50, min(2m, 1000)) iterations), with no size limit: the multipliers a
 // converged solve may report in place of lambda + beta c
-// (docs/algorithm.md, "Termination in the default mode").
+// (docs/algorithm.md, "Multipliers at the end").
 Vector AccurateLeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it,
                                        const Vector& guess);
 

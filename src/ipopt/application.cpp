@@ -135,8 +135,10 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 }
 
 // The time limits count from the start of OptimizeTNLP, as Ipopt's do; the
-// core's clocks start later, after the setup (sparsity patterns: ~10 ms at
-// n = 1e5, all of it overshoot when not charged). A limit the setup already
+// core's clocks start later, after the setup (options, the TNLP's sizes and
+// sparsity patterns, the derivative test), so the setup's time is taken off
+// the limits here: else a solve would overrun them by that much
+// (docs/robustness.md, "Limits"). A limit the setup already
 // used up becomes the smallest positive one: stop at the first check.
 void ChargeSetup(double cpu_start, std::chrono::steady_clock::time_point wall_start,
                  qpm::Options* o) {

@@ -1,6 +1,7 @@
 // The TAO solver type "qpm": TAO's set-up, solve, view, options and
 // destroy around qpm::Solve on a TaoModel (docs/petsc.md). The method is
-// the core's default mode, run by every process on its blocks.
+// the core's, in the mode -tao_qpm_mode chooses (the default mode unless
+// set), run by every process on its blocks.
 #include <petsc/private/taoimpl.h>
 
 #include <cmath>

@@ -22,11 +22,12 @@ namespace qpm {
 double CpuSeconds();
 
 // Tells when process CPU time passes a deadline without reading the CPU
-// clock (a system call, ~0.3 us here: more than a small model's callback) at
-// every iteration. CPU time advances at most `threads` times faster than
-// wall time, so after reading the remaining CPU time r the CPU clock need not
-// be read again before r / threads wall seconds; the steady clock in between
-// costs ~20 ns. The deadline is therefore seen within one iteration.
+// clock at every iteration: that clock is a system call, which can cost more
+// than a small model's callback; the steady clock needs none. CPU time
+// advances at most `threads` times faster than wall time, so after reading
+// the remaining CPU time r the CPU clock need not be read again before
+// r / threads wall seconds of the steady clock. The deadline is therefore
+// seen within one iteration (docs/robustness.md, "Limits").
 // It also watches a wall-clock deadline (steady clock, read every call).
 class CpuDeadline {
  public:

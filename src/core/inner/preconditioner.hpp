@@ -14,10 +14,14 @@
 //   cholesky: M = H + delta I on the face, by a sparse Cholesky
 //             (cholesky_preconditioner.hpp): CG's first iterate is the
 //             Newton step; delta > 0 only where H is not positive definite.
-//   auto:     cholesky where the symbolic analysis predicts its
-//             factorization affordable, else jacobi (docs/algorithm.md,
-//             "Choosing the preconditioner"), decided once per solve from
-//             the patterns of W and J.
+//   auto:     from the patterns of W and J before the first iteration:
+//             cholesky where the symbolic analysis predicts its
+//             factorization affordable, else jacobi. Where only the
+//             predicted flops exceed the budget, it may switch once during
+//             the solve (AutoPreconditioner): jacobi until a step's CG costs
+//             auto_trial_fraction of one factorization, then one timed step
+//             with cholesky, and the faster of the two stays (docs/algorithm.md,
+//             "Choosing the preconditioner").
 #ifndef QPM_CORE_INNER_PRECONDITIONER_HPP_
 #define QPM_CORE_INNER_PRECONDITIONER_HPP_
 

@@ -199,11 +199,13 @@ void TrustRegion::SnapToBounds() {
 }
 
 // rho = actual / predicted decrease. Where the predicted decrease is below
-// the noise of Q's values (sums of n terms: ~7e-10 at n = 1e4, f ~ 5e3,
-// where it made every small step look like an increase and collapsed the
-// radius), the actual decrease is measured from gradients instead, by the
-// trapezoidal rule -(g + g_trial).p / 2, exact for quadratics; this is the
-// trust-region twin of the line search's Hager-Zhang test.
+// the rounding noise of Q's values (value_noise max(1, |Q|): Q sums many
+// rounded terms, so a difference of values has no trustworthy sign there and
+// would shrink the radius for steps that did decrease Q), the actual decrease
+// is measured from gradients instead, by the trapezoidal rule
+// -(g + g_trial).p / 2, exact for quadratics; this is the trust-region twin of
+// the line search's Hager-Zhang test (docs/algorithm.md, "Why the trust region
+// accepts a rise of Q up to 1e-10 max(1, |Q|)").
 double TrustRegion::Ratio(const Iterate& x, double predicted) {
   derivatives_ready_ = false;
   last_trial_failed_ = !q_->EvaluateValues(&trial_);

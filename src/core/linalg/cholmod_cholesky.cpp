@@ -2,10 +2,10 @@
 // 35(3), 2008): AMD/METIS ordering; its messages are silenced (a matrix that
 // is not positive definite is a normal outcome here, reported by Factorize).
 // Simplicial LL^T below kSupernodalFlops, else CHOLMOD's own choice
-// (supernodal where flops / nnz(L) >= 40). Debian's CHOLMOD runs its
-// supernodal kernels on 4 OpenMP threads whatever the machine; on 2 cores
-// that contention made a 2D control model with 2e8 flops per factorization
-// slower than the simplicial code (bench/results/pde_control/README.md).
+// (supernodal where flops / nnz(L) >= 40): the supernodal kernels run on
+// OpenMP threads, whose contention with the rest of the machine costs more
+// than their BLAS 3 gains below that size (docs/algorithm.md, "The Newton
+// path: a sparse Cholesky of W + beta J_z^T J_z", which has the measurements).
 #include <cholmod.h>
 
 #include "core/linalg/sparse_cholesky.hpp"
