@@ -21,7 +21,7 @@
 //
 // The sine chains evaluate (x_i - a_i)^2 and x_i^3 with std::pow, the
 // manufactured ones with products: each as its committed results in
-// bench/results were made (the two forms can differ in the last bit).
+// bench/ were made (the two forms can differ in the last bit).
 #ifndef QPM_MODELS_CHAIN_TNLP_HPP_
 #define QPM_MODELS_CHAIN_TNLP_HPP_
 

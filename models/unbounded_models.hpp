@@ -1,5 +1,5 @@
 // Models at the edge of boundedness, for the unboundedness tests and
-// bench/unbounded.cpp: n = 2, one row x0 - x1 that is free (both bounds
+// bench/unbounded/unbounded.cpp: n = 2, one row x0 - x1 that is free (both bounds
 // infinite) or no row at all.
 #ifndef QPM_MODELS_UNBOUNDED_MODELS_HPP_
 #define QPM_MODELS_UNBOUNDED_MODELS_HPP_

@@ -92,7 +92,7 @@ qpm::SolverRun RunLimitedMemory(const Model& model, int history = 0) {
 BOOST_AUTO_TEST_CASE(LimitedMemoryHessianSucceedsOnEveryModelWithBoundsOrInequalities) {
   // hs100 and hs113 stall at tol 1e-8 with the default 6 pairs (their
   // subproblems at beta ~ 7e3 are too ill-conditioned for so short a
-  // memory; bench/results/lbfgsb/README.md); with 20 pairs they succeed.
+  // memory; git log -- bench/results/lbfgsb); with 20 pairs they succeed.
   int count = 0;
   for (const Model& m : qpm_test::AllModels()) {
     if (!m.has_bounds_or_inequalities()) continue;
@@ -110,7 +110,7 @@ BOOST_AUTO_TEST_CASE(LimitedMemoryHessianSucceedsOnEveryModelWithBoundsOrInequal
 
 BOOST_AUTO_TEST_CASE(GradientDescentSolvesTheLibraryOrStopsCleanly) {
   // First order (Barzilai-Borwein trial steps) at eps = 1e-4 within 3e5 steps.
-  // Known exceptions (bench/results/model_library.md): hs077, where GD's path
+  // Known exceptions (bench/model_library/model_library.md): hs077, where GD's path
   // ends at another strict local minimizer (f = 5.5333, next test), and
   // hs100, hs113, whose ill-conditioned subproblems (kappa ~ beta ||J||^2 / mu,
   // ~4e7 on hs100 at the beta eps = 1e-4 needs) take more steps than CI can
