@@ -242,7 +242,8 @@ void AddRegisteredChoices(const Options& d, Table* t) {
                     "the active face: CG's first iterate is the Newton step; penalty where "
                     "J^T J would be dense"},
        {"auto", "cholesky where the symbolic analysis predicts its factorization affordable, "
-                "else jacobi"}})));
+                "else jacobi"},
+       {"default", "the mode's: none with qpm_mode paper (the paper's QPM-TR), auto otherwise"}})));
 }
 
 void AddRegisteredNumbers(const Options& d, Table* t) {

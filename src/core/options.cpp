@@ -72,4 +72,12 @@ bool Options::IsValid(std::string* why) const {
   return FieldsAgree(*this, why);
 }
 
+Options Options::Resolved() const {
+  Options o = *this;
+  if (o.tr.preconditioner == PreconditionerKind::kModeDefault) {
+    o.tr.preconditioner = mode == Mode::kPaper ? PreconditionerKind::kNone : PreconditionerKind::kAuto;
+  }
+  return o;
+}
+
 }  // namespace qpm

@@ -102,8 +102,9 @@ Summary SolveScaledOrNot(Problem* problem, const Vector& x0, const Options& opti
 
 // Fixed variables are removed once (FixedVariables, as Ipopt's
 // make_parameter); the outer loop and the inner solvers never see them.
-Summary Solve(Problem* problem, const Vector& x0, const Options& options,
+Summary Solve(Problem* problem, const Vector& x0, const Options& user_options,
               const Callbacks& callbacks, const Vector& lambda0) {
+  const Options options = user_options.Resolved();
   const double start_cpu = CpuSeconds();
   const CpuDeadline deadline(start_cpu + options.max_cpu_time, options.max_wall_time);
   // A distributed model keeps its fixed variables as bounds l = u.

@@ -60,10 +60,6 @@ void ReadIpoptTermination(const OptionsList& list, qpm::Options* o) {
   Index iterations = t.acceptable_iter;
   list.GetIntegerValue("acceptable_iter", iterations, "");
   t.acceptable_iter = iterations;
-  std::string preconditioner;  // paper mode: the paper's plain CG unless the user chose one
-  if (o->mode == Mode::kPaper && !list.GetStringValue("qpm_preconditioner", preconditioner, "")) {
-    o->tr.preconditioner = PreconditionerKind::kNone;
-  }
   std::string scaling;  // Ipopt's other methods (user-scaling, equilibration-based) act as none
   list.GetStringValue("nlp_scaling_method", scaling, "");
   o->scaling.gradient_based = scaling == "gradient-based";

@@ -54,10 +54,11 @@ struct GradientDescentOptions {
 // rho = (actual + reg) / (predicted + reg) with reg = rho_regularization *
 // max(1, |Q(x)|): near convergence both reductions fall below Q's rounding
 // and the plain ratio is noise (the regularization makes it tend to 1).
-enum class PreconditionerKind { kNone, kJacobi, kPenalty, kCholesky, kAuto };  // inner/preconditioner.hpp
+// kModeDefault: the mode's own, made concrete by Options::Resolved.
+enum class PreconditionerKind { kNone, kJacobi, kPenalty, kCholesky, kAuto, kModeDefault };  // inner/preconditioner.hpp
 
 struct TrustRegionOptions {
-  PreconditionerKind preconditioner = PreconditionerKind::kAuto;  // CG preconditioner (paper mode: none)
+  PreconditionerKind preconditioner = PreconditionerKind::kModeDefault;  // CG preconditioner: the mode's
   int dense_limit = 3000;  // penalty preconditioner: dense m x m factor when m <= this
   // kAuto takes cholesky when its symbolic analysis predicts at most max(factor_min_flops, factor_flops_per_product
   // * w) flops and max(factor_min_nonzeros, factor_nonzeros_per_product * w)
@@ -308,6 +309,10 @@ struct Options {
   // (option_table.hpp) and the fields agree with each other; otherwise `why`
   // names the first bad option and its value.
   bool IsValid(std::string* why) const;
+  // These options with the mode-dependent defaults made concrete, once, for
+  // every front end (qpm::Solve calls it): tr.preconditioner kModeDefault is
+  // none (the paper's plain CG) in the paper's mode and auto in the default mode.
+  Options Resolved() const;
 };
 
 }  // namespace qpm

@@ -20,6 +20,7 @@ const char* ToString(PreconditionerKind kind) {
     case PreconditionerKind::kPenalty: return "penalty";
     case PreconditionerKind::kCholesky: return "cholesky";
     case PreconditionerKind::kAuto: return "auto";
+    case PreconditionerKind::kModeDefault: return "default";
   }
   return "unknown";
 }
@@ -316,7 +317,10 @@ std::unique_ptr<Preconditioner> MakePreconditioner(const TrustRegionOptions& opt
       chosen = MakeCholesky(options, q, j, false);
       if (!chosen) chosen = MakePenalty(options, q, j);
       break;
-    case PreconditionerKind::kAuto: chosen = MakeCholesky(options, q, j, true); break;
+    case PreconditionerKind::kAuto:
+    case PreconditionerKind::kModeDefault:  // unresolved (a trust region built outside Solve): auto
+      chosen = MakeCholesky(options, q, j, true);
+      break;
   }
   if (!chosen) chosen = std::make_unique<JacobiPreconditioner>(q);
   return chosen;

@@ -180,15 +180,17 @@ class FirstOrderMultipliers : public MultiplierUpdate {
   // docs/algorithm.md, "Multipliers at the end".
   bool AdoptLeastSquaresIfConverged(const ConvergenceTest& test, InnerStatus status,
                                     PenaltyFunction* q, Iterate* x) override {
-    return Feasible(test, *q, *x) && TryLeastSquares(test, status, q, x);
+    return Feasible(test, *q, *x) && TryLeastSquares(test, status, q, x, Keep::kIfConverged);
   }
   // Near the end, grad Q's error is beta J^T (the rounding of c), and the
-  // steps that chase it crawl (docs/algorithm.md, "Multipliers at the end");
+  // steps that chase it crawl (docs/algorithm.md, "Multipliers at the end"):
+  // the subproblem ends where the least-squares multipliers pass the test,
+  // which the outer loop's verdict then adopts (AdoptLeastSquaresIfConverged);
   // each failed try doubles the inner iterations to the next one.
   bool EndsSubproblem(const ConvergenceTest& test, PenaltyFunction* q, Iterate* x) override {
     if (!Feasible(test, *q, *x)) return false;
     if (skip_ > 0) return --skip_, false;
-    if (TryLeastSquares(test, InnerStatus::kConverged, q, x)) return true;
+    if (TryLeastSquares(test, InnerStatus::kConverged, q, x, Keep::kNever)) return true;
     skip_ = wait_ = std::max(1L, 2 * wait_);
     return false;
   }
@@ -200,16 +202,21 @@ class FirstOrderMultipliers : public MultiplierUpdate {
   bool Feasible(const ConvergenceTest& test, const PenaltyFunction& q, const Iterate& x) const {
     return q.any_rows() && MaxNorm(q, x.c) <= o_.termination.tol && !test.Violated(q, x);
   }
+  // Whether the least-squares multipliers stay where the test holds with them.
+  enum class Keep { kIfConverged, kNever };
+  // The test with the least-squares multipliers at x; q and x are left as
+  // they were unless `keep` says otherwise.
   bool TryLeastSquares(const ConvergenceTest& test, InnerStatus status, PenaltyFunction* q,
-                       Iterate* x) {
+                       Iterate* x, Keep keep) {
     const Vector first_order = q->multipliers();
     const Vector guess = first_order + q->beta() * x->c;
     q->SetMultipliers(AccurateLeastSquaresMultipliers(*q, *x, guess) - q->beta() * x->c);
     q->Refresh(x);
-    if (test.Converged(*q, *x, status)) return true;
+    const bool converged = test.Converged(*q, *x, status);
+    if (converged && keep == Keep::kIfConverged) return true;
     q->SetMultipliers(first_order);
     q->Refresh(x);
-    return false;
+    return converged;
   }
 
   long wait_ = 0;  // inner iterations between tries

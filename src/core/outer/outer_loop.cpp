@@ -110,7 +110,7 @@ double OuterLoop::PrepareSubproblem(int k) {
     if (moved == SavedPoints::FromX0::kFailed) return std::nan("");
     at_x0 = moved == SavedPoints::FromX0::kMoved;
   }
-  if (!at_x0) TryExtrapolation();
+  if (!at_x0 && extrapolation_.Try(&q_, &points_)) ++report_.summary().extrapolations;
   report_.BeginSubproblem(k, at_x0 || k == 0);
   return current().Q(q_.beta());
 }
@@ -258,19 +258,6 @@ bool OuterLoop::RestartAfterRunaway(double q_start, const InnerSummary& inner) {
   if (!restored || !runaway_.CountRestart(inner)) return false;
   q_.set_beta(q_.beta() * method_.penalty->runaway_factor());
   return true;
-}
-
-// The start predicted along the penalty path, taken when it lowers Q_{beta_k}.
-void OuterLoop::TryExtrapolation() {
-  if (!extrapolation_.ready()) return;
-  const double beta = q_.beta();
-  Iterate& trial = points_.spare();
-  extrapolation_.Predict(beta, &trial.x);
-  q_.Project(trial.x);
-  if (!q_.EvaluateValues(&trial) || !(trial.Q(beta) < current().Q(beta))) return;
-  if (!q_.EvaluateDerivatives(&trial)) return;
-  points_.AdoptSpare();
-  ++report_.summary().extrapolations;
 }
 
 void OuterLoop::Record(double q_start, const InnerSummary& inner) {

@@ -57,7 +57,6 @@ class OuterLoop {
   bool RestartFromX0();
   bool RecoverFromRunaway(double q_start, const InnerSummary& inner);
   bool RestartAfterRunaway(double q_start, const InnerSummary& inner);
-  void TryExtrapolation();
   // Reporting.
   void Record(double q_start, const InnerSummary& inner);
   Summary Finish(TerminationType type, const std::string& message);

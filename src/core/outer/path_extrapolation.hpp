@@ -6,6 +6,7 @@
 #ifndef QPM_CORE_OUTER_PATH_EXTRAPOLATION_HPP_
 #define QPM_CORE_OUTER_PATH_EXTRAPOLATION_HPP_
 
+#include "core/outer/saved_points.hpp"
 #include "core/penalty.hpp"
 
 namespace qpm {
@@ -21,13 +22,9 @@ class PathExtrapolation {
     last_z_ = solution.x;
     last_beta_ = beta;
   }
-  // Two solutions are known: Predict may be asked.
-  bool ready() const { return previous_z_.size() != 0 && last_z_.size() != 0; }
-  // z <- x(beta) predicted from the last two solutions (ready() only).
-  void Predict(double beta, Vector* z) const {
-    const double s = (1.0 / beta - 1.0 / last_beta_) / (1.0 / last_beta_ - 1.0 / previous_beta_);
-    *z = last_z_ + s * (last_z_ - previous_z_);
-  }
+  // The current iterate <- the prediction x(beta) for q's beta, when it
+  // lowers Q_beta (values and derivatives evaluated); false otherwise.
+  bool Try(PenaltyFunction* q, SavedPoints* points) const;
 
  private:
   const bool enabled_;

@@ -75,8 +75,10 @@ class MultiplierUpdate {
   // returns true; otherwise leaves q and x as they were.
   virtual bool AdoptLeastSquaresIfConverged(const ConvergenceTest& test, InnerStatus status,
                                             PenaltyFunction* q, Iterate* x) = 0;
-  // The same inside a subproblem, at an accepted inner iterate x; true ends
-  // the subproblem there. The paper's subproblems end at (2.4) only.
+  // The same test inside a subproblem, at an accepted inner iterate x: true
+  // ends the subproblem there, and the verdict adopts the multipliers. q and
+  // x are left as they were (they change during the test: not thread-safe).
+  // The paper's subproblems end at (2.4) only.
   virtual bool EndsSubproblem(const ConvergenceTest&, PenaltyFunction*, Iterate*) { return false; }
 };
 
