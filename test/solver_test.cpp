@@ -374,3 +374,27 @@ BOOST_AUTO_TEST_CASE(EndsDivergingWhenNoPenaltyBoundsTheSubproblem) {
   BOOST_TEST(s.termination == qpm::TerminationType::kDiverging);
   BOOST_TEST(s.x[0] < 1e20);  // x_k of the subproblem that diverged, not its last iterate
 }
+
+// Mode-dependent defaults are the core's (Options::Resolved), not one front
+// end's: qpm::Solve in the paper's mode runs its plain CG, the default mode
+// its automatic choice, unless the caller names a preconditioner.
+BOOST_AUTO_TEST_CASE(EachModeRunsItsOwnPreconditionerThroughTheCoreApi) {
+  const TestProblem p = CircleLinear();
+  for (const qpm::Mode mode : {qpm::Mode::kPaper, qpm::Mode::kMultipliers}) {
+    EigenProblem problem(p);
+    qpm::Options o;
+    o.mode = mode;
+    o.inner_solver = qpm::InnerSolverType::kTrustRegion;
+    o.paper.feasibility_tol = o.paper.stationarity_tol = 1e-6;
+    const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
+    BOOST_TEST_CONTEXT(qpm::ToString(mode)) {
+      BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
+      const std::string expected = mode == qpm::Mode::kPaper ? "none" : "cholesky";
+      BOOST_TEST(s.preconditioner == expected);
+    }
+    o.tr.preconditioner = qpm::PreconditionerKind::kJacobi;
+    EigenProblem again(p);
+    BOOST_TEST(qpm::Solve(&again, p.x0, o).preconditioner == "jacobi");
+  }
+  BOOST_TEST((qpm::Options().Resolved().tr.preconditioner == qpm::PreconditionerKind::kAuto));
+}
