@@ -27,10 +27,8 @@ OuterLoop::OuterLoop(Problem* problem, const Options& options, const Callbacks& 
 // Q(x_0)} (5.2), ends with (2.3) and (2.4), then the verdict, then lambda
 // and beta for the next one (method_ says how, for either mode).
 Summary OuterLoop::Run(const Vector& x0, const Vector& lambda0) {
-  if (std::optional<Summary> refused = Refuse()) {
-    refused->x = x0;
-    return *refused;
-  }
+  const std::string refusal = Refusal(options_, q_);
+  if (!refusal.empty()) return StartFailed(x0);
   if (!Start(x0, lambda0)) {
     report_.summary().x = x0;
     return Finish(TerminationType::kInvalidNumberAtStart,
@@ -52,7 +50,7 @@ Summary OuterLoop::Run(const Vector& x0, const Vector& lambda0) {
                     "the iterates ran away: the objective seems unbounded below (||x||_inf > "
                     "diverging_iterates_tol, or f falling without bound on the feasible set)");
     }
-    Record(q_start, inner);
+    report_.Record(q_start, inner, &q_, current(), inner_->factorizations());
     method_.tolerance->Observe(report_.outer().back(), ViolationBeforeSubproblem(), k);
     points_.KeepLeastViolation();
     const Next next = Verdict(inner, k);
@@ -66,15 +64,10 @@ Summary OuterLoop::Run(const Vector& x0, const Vector& lambda0) {
 
 Summary OuterLoop::StartFailed(const Vector& x0) {
   report_.summary().x = x0;
-  if (std::optional<Summary> refused = Refuse()) return *refused;
+  const std::string refusal = Refusal(options_, q_);
+  if (!refusal.empty()) return Finish(TerminationType::kInvalidOptions, refusal);
   return Finish(TerminationType::kInvalidNumberAtStart,
                 "the model returned an error or a non-finite derivative at the start point");
-}
-
-std::optional<Summary> OuterLoop::Refuse() {
-  const std::string why = Refusal(options_, q_);
-  if (why.empty()) return std::nullopt;
-  return Finish(TerminationType::kInvalidOptions, why);
 }
 
 // x_0 is projected on the bounds (the count goes to the summary), the
@@ -239,7 +232,7 @@ bool OuterLoop::RecoverFromRunaway(double q_start, const InnerSummary& inner) {
   if (what == RunawayTest::Feasible::kFollow) {  // x_{k+1} = the runaway point: (2.3) holds
     runaway_.Follow();
     report_.last().followed = true;
-    Record(q_start, inner);
+    report_.Record(q_start, inner, &q_, current(), inner_->factorizations());
     return true;
   }
   if (RestartAfterRunaway(q_start, inner)) return true;
@@ -254,14 +247,10 @@ bool OuterLoop::RestartAfterRunaway(double q_start, const InnerSummary& inner) {
   const bool restored = points_.RestoreStart();
   InnerSummary restart = inner;
   restart.tau = method_.tolerance->Tolerance()(current().c_norm());
-  Record(q_start, restart);
+  report_.Record(q_start, restart, &q_, current(), inner_->factorizations());
   if (!restored || !runaway_.CountRestart(inner)) return false;
   q_.set_beta(q_.beta() * method_.penalty->runaway_factor());
   return true;
-}
-
-void OuterLoop::Record(double q_start, const InnerSummary& inner) {
-  report_.Record(q_start, inner, &q_, current(), inner_->factorizations());
 }
 
 // The summary, moved out: the loop ends with it.

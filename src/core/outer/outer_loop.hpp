@@ -8,7 +8,6 @@
 #define QPM_CORE_OUTER_OUTER_LOOP_HPP_
 
 #include <memory>
-#include <optional>
 #include <string>
 
 #include "core/inner/inner_solver.hpp"
@@ -40,7 +39,6 @@ class OuterLoop {
   enum class Next { kUpdate, kRestarted, kStop };  // after a verdict
 
   // Algorithm 1's steps.
-  std::optional<Summary> Refuse();
   bool Start(const Vector& x0, const Vector& lambda0);
   double PrepareSubproblem(int k);
   InnerSummary SolveSubproblem();
@@ -58,7 +56,6 @@ class OuterLoop {
   bool RecoverFromRunaway(double q_start, const InnerSummary& inner);
   bool RestartAfterRunaway(double q_start, const InnerSummary& inner);
   // Reporting.
-  void Record(double q_start, const InnerSummary& inner);
   Summary Finish(TerminationType type, const std::string& message);
   void Conclude(TerminationType type, const std::string& message);
   void ConcludeEarly(const InnerSummary& inner);
