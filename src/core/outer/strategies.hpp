@@ -1,6 +1,6 @@
 // The parts of Algorithm 1 in which the paper's method (Mode::kPaper) and
 // the default mode differ, each behind a narrow interface and chosen once,
-// when the solver is built (MakeStrategies). The outer loop (solver.cpp)
+// when the solver is built (MakeStrategies). The outer loop (outer_loop.cpp)
 // calls them and never asks which mode it runs. The paper's versions are in
 // paper_strategies.cpp, the default mode's in default_strategies.cpp; why
 // each differs: docs/algorithm.md, "The default mode". Each keeps a copy of
