@@ -21,6 +21,7 @@ OuterLoop::OuterLoop(Problem* problem, const Options& options, const Callbacks& 
       acceptable_(method_.convergence->acceptable_iter()),
       report_(callbacks, scaling, start_cpu) {
   if (q_.distributed()) deadline_.Share(q_.reduce());
+  q_.set_max_norm_stationarity(method_.convergence->max_norm());
 }
 
 // Algorithm 1 (paper, Sec. 2): each subproblem starts at argmin{Q(x_k),
@@ -51,7 +52,7 @@ Summary OuterLoop::Run(const Vector& x0, const Vector& lambda0) {
                     "diverging_iterates_tol, or f falling without bound on the feasible set)");
     }
     report_.Record(q_start, inner, &q_, current(), inner_->factorizations());
-    method_.tolerance->Observe(report_.outer().back(), ViolationBeforeSubproblem(), k);
+    method_.tolerance->Observe(report_.outer().back(), ViolationBefore(), k);
     points_.KeepLeastViolation();
     const Next next = Verdict(inner, k);
     if (next == Next::kStop) return std::move(report_.summary());
@@ -70,12 +71,10 @@ Summary OuterLoop::StartFailed(const Vector& x0) {
                 "the model returned an error or a non-finite derivative at the start point");
 }
 
-// x_0 is projected on the bounds (the count goes to the summary), the
-// slacks start at g(x_0) projected on the row bounds, then beta_0 and
-// lambda_0 (method_).
+// x_0 projected on the bounds, slacks at g(x_0) projected on the row
+// bounds, then beta_0 and lambda_0 (method_).
 bool OuterLoop::Start(const Vector& x0, const Vector& lambda0) {
   Iterate& x = current();
-  q_.set_max_norm_stationarity(method_.convergence->max_norm());
   q_.Allocate(&x);
   x.x.head(q_.num_x()) = x0;
   report_.summary().start_projected = q_.Project(x.x.head(q_.num_x()));
@@ -108,8 +107,8 @@ double OuterLoop::PrepareSubproblem(int k) {
   return current().Q(q_.beta());
 }
 
-// The inner solver stops at (2.4) with tau of Definition 2.1, or where the
-// mode's own test already holds, within the limits (runaway_ sets its own).
+// Stops at (2.4) with tau of Definition 2.1, or where the mode's own test
+// holds, within the limits (runaway_ sets its own).
 InnerSummary OuterLoop::SolveSubproblem() {
   InnerControl control;
   method_.tolerance->Start(current());
@@ -143,8 +142,11 @@ OuterLoop::Next OuterLoop::Verdict(const InnerSummary& inner, int k) {
     Conclude(TerminationType::kConverged, test.converged_message());
     return Next::kStop;
   }
-  if (inner.status != InnerStatus::kConverged) {
-    if (!MayContinueAfterStall(inner.status)) return VerdictOnShortSubproblem(inner);
+  if (inner.status != InnerStatus::kConverged) {  // StallAllowance: beta grows as after (2.4)
+    const double c = current().c_norm(), floor = method_.convergence->stall_feasibility_tol();
+    const bool may = inner.status == InnerStatus::kStalled && !(c <= floor) &&
+                     stalls_.MayContinue(c, ViolationBefore(), Acceptable());
+    if (!may) return VerdictOnShortSubproblem(inner);
     stalls_.Use();
   }
   if (acceptable_.counting()) acceptable_.Observe(Acceptable());
@@ -173,7 +175,9 @@ OuterLoop::Next OuterLoop::VerdictOnShortSubproblem(const InnerSummary& inner) {
              "(locally infeasible)");
     return Next::kStop;
   }
-  ConcludeEarly(inner);
+  std::string message;  // the end EarlyEnd gives
+  const bool acceptable_stall = stalled && Acceptable();
+  Conclude(EarlyEnd(inner, acceptable_stall, deadline_.wall_passed(), &message), message);
   return Next::kStop;
 }
 
@@ -185,27 +189,10 @@ void OuterLoop::UpdateMultipliersAndPenalty(const InnerSummary& inner, int k) {
   q_.set_beta(method_.penalty->Next(q_.beta(), current(), inner.iterations, k));
 }
 
-// ||c|| before the subproblem just solved: at x_k, or x_0 for the first.
-double OuterLoop::ViolationBeforeSubproblem() const {
-  const size_t k = report_.outer().size();
-  return k >= 2 ? report_.outer()[k - 2].c_norm : std::sqrt(points_.x0().c_squared);
-}
-
-// A stall above the feasibility tolerance that StallAllowance lets go on:
-// beta grows as after a converged subproblem.
-bool OuterLoop::MayContinueAfterStall(InnerStatus status) const {
-  if (status != InnerStatus::kStalled) return false;
-  if (current().c_norm() <= method_.convergence->stall_feasibility_tol()) return false;
-  return stalls_.MayContinue(current().c_norm(), ViolationBeforeSubproblem(), Acceptable());
-}
-
-bool OuterLoop::MayRestartFromX0(const InnerSummary& inner) const {
-  return infeasibility_.second_start_available() && !inner.evaluation_failed && !Acceptable();
-}
-
 // The second start from x_0 where the mode allows one; true when made.
 bool OuterLoop::TrySecondStart(const InnerSummary& inner) {
-  if (!MayRestartFromX0(inner)) return false;
+  const bool may = infeasibility_.second_start_available() && !inner.evaluation_failed;
+  if (!may || Acceptable()) return false;
   return RestartFromX0();
 }
 
@@ -253,7 +240,6 @@ bool OuterLoop::RestartAfterRunaway(double q_start, const InnerSummary& inner) {
   return true;
 }
 
-// The summary, moved out: the loop ends with it.
 Summary OuterLoop::Finish(TerminationType type, const std::string& message) {
   Conclude(type, message);
   return std::move(report_.summary());
@@ -263,14 +249,6 @@ void OuterLoop::Conclude(TerminationType type, const std::string& message) {
   report_.ConcludeCounts(type, message, q_.counts(), inner_.get());
   inner_.reset();  // its work vectors go before the summary's are made (peak memory)
   report_.ConcludePoint(type, &q_, &current());
-}
-
-// An inner solver stopped short of (2.4): the end EarlyEnd gives.
-void OuterLoop::ConcludeEarly(const InnerSummary& inner) {
-  const bool acceptable_stall = inner.status == InnerStatus::kStalled && Acceptable();
-  std::string message;
-  const TerminationType type = EarlyEnd(inner, acceptable_stall, deadline_.wall_passed(), &message);
-  Conclude(type, message);
 }
 
 }  // namespace qpm

@@ -47,9 +47,8 @@ class OuterLoop {
   void UpdateMultipliersAndPenalty(const InnerSummary& inner, int k);
   // Tests: predicates, no state changes.
   bool Acceptable() const { return method_.convergence->Acceptable(q_, current()); }
-  bool MayContinueAfterStall(InnerStatus status) const;
-  bool MayRestartFromX0(const InnerSummary& inner) const;
-  double ViolationBeforeSubproblem() const;
+  // ||c|| before the subproblem just solved: at x_k, or x_0 for the first.
+  double ViolationBefore() const { return report_.ViolationBefore(points_.x0().c_squared); }
   // Mechanisms beyond the paper that act (docs/algorithm.md, "Beyond the paper").
   bool TrySecondStart(const InnerSummary& inner);
   bool RestartFromX0();
@@ -58,7 +57,6 @@ class OuterLoop {
   // Reporting.
   Summary Finish(TerminationType type, const std::string& message);
   void Conclude(TerminationType type, const std::string& message);
-  void ConcludeEarly(const InnerSummary& inner);
 
   Iterate& current() { return points_.current(); }  // x_k, then x_{k+1}
   const Iterate& current() const { return points_.current(); }

@@ -6,6 +6,7 @@
 #ifndef QPM_CORE_OUTER_SUMMARY_WRITER_HPP_
 #define QPM_CORE_OUTER_SUMMARY_WRITER_HPP_
 
+#include <cmath>
 #include <string>
 
 #include "core/inner/inner_solver.hpp"
@@ -34,6 +35,11 @@ class SummaryWriter {
   const std::vector<OuterRecord>& outer() const { return summary_.outer; }
   OuterRecord& last() { return summary_.outer.back(); }
   long inner_iterations() const { return iterations_; }
+  // ||c|| at the start of the last recorded subproblem (`x0_c_squared` for the first).
+  double ViolationBefore(double x0_c_squared) const {
+    const size_t k = summary_.outer.size();
+    return k >= 2 ? summary_.outer[k - 2].c_norm : std::sqrt(x0_c_squared);
+  }
 
   // Subproblem k begins (its record is filled by Record).
   void BeginSubproblem(int k, bool started_at_x0);
