@@ -4,6 +4,8 @@
 #define BOOST_TEST_MODULE strategies
 #include <boost/test/unit_test.hpp>
 
+#include <cmath>
+
 #include "core/inner/preconditioner.hpp"
 #include "core/outer/strategies.hpp"
 #include "test_problems.hpp"
@@ -264,4 +266,22 @@ BOOST_AUTO_TEST_CASE(NewtonMultiplierStepReachesTheQpsMultipliersInOneUpdate) {
   BOOST_TEST((first - lambda_star).norm() >= 0.1 * lambda_star.norm());
   // Above newton_max_violation (1e-2 by default) the step is the first-order one.
   BOOST_TEST(OneUpdate(qpm::Options(), 1e2, &lambda_star) == first);
+}
+
+// At the solution x* = (-1, -1) with lambda = 0 the test fails; with the
+// least-squares multipliers (1/2) it holds. Inside a subproblem that ends it
+// there, and the multipliers stay as they were: the verdict adopts them.
+BOOST_AUTO_TEST_CASE(TheSubproblemEndsWhereLeastSquaresMultipliersPassAndTheVerdictAdoptsThem) {
+  Point solution(Vector::Constant(2, -1.0), 10.0);
+  qpm::Strategies d = qpm::MakeStrategies(qpm::Options(), nullptr, solution.q);
+  d.multipliers->Seed(Vector::Constant(1, 0.0), &solution.q, &solution.x);
+  BOOST_REQUIRE(!d.convergence->Converged(solution.q, solution.x, qpm::InnerStatus::kConverged));
+  const Vector grad_q = solution.x.grad_q;
+  BOOST_TEST(d.multipliers->EndsSubproblem(*d.convergence, &solution.q, &solution.x));
+  BOOST_TEST(solution.q.multipliers()[0] == 0.0);
+  BOOST_TEST(solution.x.grad_q == grad_q);
+  BOOST_TEST(d.multipliers->AdoptLeastSquaresIfConverged(*d.convergence, qpm::InnerStatus::kConverged,
+                                                        &solution.q, &solution.x));
+  BOOST_TEST(std::abs(solution.q.multipliers()[0] - 0.5) <= 1e-12);
+  BOOST_TEST(d.convergence->Converged(solution.q, solution.x, qpm::InnerStatus::kConverged));
 }
