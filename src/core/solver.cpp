@@ -15,6 +15,7 @@
 #include "core/linalg/huge_pages.hpp"
 #include "core/penalty.hpp"
 #include "core/scaled_problem.hpp"
+#include "core/stationarity.hpp"
 #include "core/outer/strategies.hpp"
 
 namespace qpm {
@@ -99,8 +100,9 @@ struct SavedPoint {
   }
   // The merit at the point (Q_beta, or L_A with multipliers), no callbacks.
   double Q(const PenaltyFunction& q) const {
-    const double lambda_c = q.has_multipliers() ? Dot(q.reduce(), q.multipliers(), c) : 0.0;
-    return f + lambda_c + 0.5 * q.beta() * c_squared;
+    const double lambda_c =
+        q.merit().has_multipliers() ? Dot(q.layout().reduce(), q.merit().multipliers(), c) : 0.0;
+    return f + lambda_c + 0.5 * q.merit().beta() * c_squared;
   }
   // Values into `it`, then derivatives and grad Q there; false only for a
   // model whose derivatives fail where they once did not (`it` is then
@@ -109,7 +111,7 @@ struct SavedPoint {
     it->x = same_z ? *same_z : z;
     it->g = g, it->c = c;
     it->f = f, it->c_squared = c_squared;
-    q->UpdateResidual(it);
+    q->merit().UpdateResidual(it);
     return q->EvaluateDerivatives(it);
   }
 };
@@ -129,7 +131,7 @@ class OuterLoop {
         deadline_(deadline),
         q_(problem),
         method_(MakeStrategies(options, scaling, q_)) {
-    if (q_.distributed()) deadline_.Share(q_.reduce());
+    if (q_.distributed()) deadline_.Share(q_.layout().reduce());
   }
 
   Summary Run(const Vector& x0);
@@ -332,7 +334,7 @@ OuterLoop::Next OuterLoop::VerdictOnShortSubproblem(const InnerSummary& inner) {
 // lambda_{k+1}, then beta_{k+1} (method_).
 void OuterLoop::UpdateMultipliersAndPenalty(const InnerSummary& inner) {
   method_.multipliers->Update(current_, inner_->face_solve(), &q_);
-  q_.set_beta(method_.penalty->Next(q_.beta(), current_, inner.iterations, k_));
+  q_.merit().set_beta(method_.penalty->Next(q_.merit().beta(), current_, inner.iterations, k_));
 }
 
 // ||c|| before the subproblem just solved: at x_k, or x_0 for the first.
@@ -369,9 +371,9 @@ bool OuterLoop::RestartFromX0() {
   ++feasibility_restarts_;
   LeaveCurrent();
   if (!Restore(x0_)) return false;
-  q_.set_beta(method_.penalty->Restart(q_.beta(), q_, current_));
+  q_.merit().set_beta(method_.penalty->Restart(q_.merit().beta(), q_, current_));
   method_.multipliers->Reset(&q_);
-  q_.Refresh(&current_);
+  q_.merit().Refresh(&current_);
   method_.tolerance->Reset();
   acceptable_count_ = 0;
   return true;
@@ -424,18 +426,18 @@ void OuterLoop::ConcludeEarly(const InnerSummary& inner) {
 // slacks start at g(x_0) projected on the row bounds, then beta_0 and
 // lambda_0 (method_).
 bool OuterLoop::Start(const Vector& x0) {
-  q_.set_max_norm_stationarity(method_.convergence->max_norm());
+  q_.merit().set_max_norm_stationarity(method_.convergence->max_norm());
   q_.Allocate(&current_);
-  current_.x.head(q_.num_x()) = x0;
-  summary_.start_projected = q_.Project(current_.x.head(q_.num_x()));
+  current_.x.head(q_.layout().n_x()) = x0;
+  summary_.start_projected = q_.layout().Project(current_.x.head(q_.layout().n_x()));
   if (!q_.EvaluateValues(&current_)) return false;
-  q_.FitSlacks(&current_);
-  q_.set_beta(method_.penalty->Start(q_, current_));
+  q_.merit().FitSlacks(&current_);
+  q_.merit().set_beta(method_.penalty->Start(q_, current_));
   if (!q_.EvaluateDerivatives(&current_)) return false;
   method_.multipliers->Seed(lambda0_, &q_, &current_);
   // z_0 is the caller's x0 (alive for the solve) when nothing was projected
   // and there are no slacks: one n-vector less (docs/algorithm.md, "Memory budget").
-  const bool z0_is_x0 = summary_.start_projected == 0 && q_.num_slacks() == 0;
+  const bool z0_is_x0 = summary_.start_projected == 0 && q_.layout().num_slacks() == 0;
   x0_.Save(current_, z0_is_x0 ? &x0 : nullptr);
   inner_ = MakeInnerSolver(options_, &q_);
   return true;
@@ -444,8 +446,8 @@ bool OuterLoop::Start(const Vector& x0) {
 // Starts subproblem k at argmin of the merit over {x_k, x_0} (eq. (5.2)),
 // from cached f and c (no callbacks); returns that minimum, the bound of (2.3).
 double OuterLoop::PrepareSubproblem(int k) {
-  q_.Refresh(&current_);  // lambda' c and grad Q for this lambda and beta
-  bool use_x0 = k > 0 && x0_.Q(q_) < current_.Q(q_.beta());
+  q_.merit().Refresh(&current_);  // lambda' c and grad Q for this lambda and beta
+  bool use_x0 = k > 0 && x0_.Q(q_) < current_.Q(q_.merit().beta());
   if (use_x0) {
     // Derivatives at x_0 that fail now (they did not at the start) leave x_k,
     // saved in start_ (no spare iterate: it would hold a copy of J).
@@ -456,7 +458,7 @@ double OuterLoop::PrepareSubproblem(int k) {
   if (!use_x0 && options_.extrapolate) TryExtrapolation();
   summary_.outer.push_back(OuterRecord());
   summary_.outer.back().started_at_x0 = use_x0 || k == 0;
-  return current_.Q(q_.beta());
+  return current_.Q(q_.merit().beta());
 }
 
 // Local infeasibility (Options::infeasibility_window): the last window of
@@ -516,18 +518,18 @@ void OuterLoop::RememberSolution() {
   previous_z_.swap(last_z_);
   previous_beta_ = last_beta_;
   last_z_ = current_.x;
-  last_beta_ = q_.beta();
+  last_beta_ = q_.merit().beta();
 }
 
 // x(beta) ~ x* + v / beta along the penalty path: from the last two
 // solutions, predict x(beta_k) and take it when it lowers Q_{beta_k}.
 void OuterLoop::TryExtrapolation() {
   if (previous_z_.size() == 0 || last_z_.size() == 0) return;
-  const double beta = q_.beta();
+  const double beta = q_.merit().beta();
   const double s = (1.0 / beta - 1.0 / last_beta_) / (1.0 / last_beta_ - 1.0 / previous_beta_);
   if (!spare_.x.size()) q_.Allocate(&spare_);
   spare_.x = last_z_ + s * (last_z_ - previous_z_);
-  q_.Project(spare_.x);
+  q_.layout().Project(spare_.x);
   if (!q_.EvaluateValues(&spare_) || !(spare_.Q(beta) < current_.Q(beta))) return;
   if (!q_.EvaluateDerivatives(&spare_)) return;
   LeaveCurrent();
@@ -567,7 +569,7 @@ bool OuterLoop::RestartAfterRunaway(double q_start, const InnerSummary& inner) {
     ++feasible_runaways_;
   }
   if (method_.runaway->Unbounded(feasible_runaways_)) return false;
-  q_.set_beta(q_.beta() * method_.penalty->runaway_factor());
+  q_.merit().set_beta(q_.merit().beta() * method_.penalty->runaway_factor());
   return true;
 }
 
@@ -575,7 +577,7 @@ InnerSummary OuterLoop::SolveSubproblem() {
   InnerControl control;
   method_.tolerance->Start(current_);
   control.tolerance = method_.tolerance->Tolerance();
-  control.reduce = &q_.reduce();
+  control.reduce = &q_.layout().reduce();
   control.solves_problem = [this](Iterate* x) {
     return method_.convergence->EndsSubproblem(q_, *x) ||
            method_.multipliers->EndsSubproblem(*method_.convergence, &q_, x);
@@ -601,14 +603,14 @@ InnerSummary OuterLoop::SolveSubproblem() {
 void OuterLoop::Record(int k, double q_start, const InnerSummary& inner) {
   OuterRecord& r = summary_.outer.back();
   r.k = k;
-  r.beta = q_.beta();
+  r.beta = q_.merit().beta();
   r.f = UserObjective(current_.f);
   r.c_norm = current_.c_norm();
   r.grad_q_norm = current_.grad_q_norm;
   r.tau = inner.tau;
-  r.violation_stationarity = q_.ViolationStationarity(current_);
+  r.violation_stationarity = ViolationStationarity(q_, current_, q_.workspace());
   r.q_start = q_start;
-  r.q_end = current_.Q(q_.beta());
+  r.q_end = current_.Q(q_.merit().beta());
   r.inner_status = inner.status;
   r.inner_iterations = inner.iterations;
   r.q_evals = q_.counts().q_evals;
@@ -624,12 +626,12 @@ bool OuterLoop::Notify(const Iterate& x, const StepInfo& step) {
   IterationInfo info;
   info.iter = iterations_;
   info.k = k_;
-  info.beta = q_.beta();
+  info.beta = q_.merit().beta();
   info.f = UserObjective(x.f);
   info.c_norm = x.c_norm();
-  info.c_max = MaxNorm(q_.reduce(), x.c);
+  info.c_max = MaxNorm(q_.layout().reduce(), x.c);
   info.grad_q_norm = x.grad_q_norm;
-  info.grad_q_max = MaxNorm(q_.reduce(), x.grad_q);
+  info.grad_q_max = MaxNorm(q_.layout().reduce(), x.grad_q);
   info.tau = method_.tolerance->Tolerance()(info.c_norm);
   info.step = step;
   return callbacks_.on_iteration(info);
@@ -655,39 +657,39 @@ void OuterLoop::Conclude(TerminationType type, const std::string& message) {
   summary_.preconditioner = inner_ ? inner_->preconditioner() : "";
   inner_.reset();  // its work vectors go before the summary's are made (peak memory)
   summary_.cpu_time = CpuSeconds() - start_cpu_;
-  summary_.beta = q_.beta();
+  summary_.beta = q_.merit().beta();
   const bool have_point = type != TerminationType::kInvalidOptions &&
                           type != TerminationType::kInvalidNumberAtStart;
   if (!have_point) {
-    summary_.g.setZero(q_.m());
-    summary_.c.setZero(q_.m());
-    summary_.lambda.setZero(q_.m());
-    summary_.z_l.setZero(q_.num_x());
-    summary_.z_u.setZero(q_.num_x());
+    summary_.g.setZero(q_.layout().m());
+    summary_.c.setZero(q_.layout().m());
+    summary_.lambda.setZero(q_.layout().m());
+    summary_.z_l.setZero(q_.layout().n_x());
+    summary_.z_u.setZero(q_.layout().n_x());
     return;
   }
   // A runaway restart grew beta for a subproblem that never came.
   if (type == TerminationType::kMaxOuterIterations && !summary_.outer.empty()) {
     summary_.beta = summary_.outer.back().beta;
   }
-  q_.set_beta(summary_.beta);
-  SetZeroLarge(&summary_.x, q_.num_x());
-  summary_.x = current_.x.head(q_.num_x());
+  q_.merit().set_beta(summary_.beta);
+  SetZeroLarge(&summary_.x, q_.layout().n_x());
+  summary_.x = current_.x.head(q_.layout().n_x());
   summary_.g = current_.g;
   summary_.c = current_.c;
-  q_.FirstOrderMultipliers(current_, &summary_.lambda);
+  q_.merit().FirstOrderMultipliers(current_, &summary_.lambda);
   summary_.f = current_.f;
   summary_.c_norm = current_.c_norm();
-  summary_.c_max = MaxNorm(q_.reduce(), current_.c);
-  q_.FormGradient(&current_);
+  summary_.c_max = MaxNorm(q_.layout().reduce(), current_.c);
+  q_.merit().FormGradient(&current_);
   summary_.grad_q_norm = current_.grad_q_norm;
   BoundMultipliers();
   summary_.grad_q_max = 0.0;  // ||grad_x Q - z_l + z_u||_inf, no temporary
-  for (int i = 0; i < q_.num_x(); ++i) {
+  for (int i = 0; i < q_.layout().n_x(); ++i) {
     const double r = current_.grad_q[i] - summary_.z_l[i] + summary_.z_u[i];
     summary_.grad_q_max = std::max(summary_.grad_q_max, std::abs(r));
   }
-  summary_.grad_q_max = q_.reduce().Max(summary_.grad_q_max);
+  summary_.grad_q_max = q_.layout().reduce().Max(summary_.grad_q_max);
 }
 
 // Ipopt's bound multipliers from the x part of grad Q = grad f + J^T lambda:
@@ -695,15 +697,15 @@ void OuterLoop::Conclude(TerminationType type, const std::string& message) {
 // stationarity measure drops) gives that bound's multiplier (z >= 0), so that
 // grad f + J^T lambda - z_L + z_U vanishes there.
 void OuterLoop::BoundMultipliers() {
-  const int n = q_.num_x();
+  const int n = q_.layout().n_x();
   SetZeroLarge(&summary_.z_l, n);
   SetZeroLarge(&summary_.z_u, n);
-  if (!q_.has_bounds()) return;
+  if (!q_.layout().has_bounds()) return;
   for (int i = 0; i < n; ++i) {
     const double g = current_.grad_q[i];
     const double z = current_.x[i];
-    if (g > 0.0 && z <= q_.lower()[i]) summary_.z_l[i] = g;
-    if (g < 0.0 && z >= q_.upper()[i]) summary_.z_u[i] = -g;
+    if (g > 0.0 && z <= q_.layout().lower()[i]) summary_.z_l[i] = g;
+    if (g < 0.0 && z >= q_.layout().upper()[i]) summary_.z_u[i] = -g;
   }
 }
 
