@@ -20,7 +20,7 @@ struct Run {
 Run Minimize(qpm::Problem* problem, const Vector& x0, double beta, double eps,
              long max_iterations = 100000, qpm::GradientDescentOptions options = {}) {
   qpm::PenaltyFunction q(problem);
-  q.set_beta(beta);
+  q.merit().set_beta(beta);
   Run run;
   q.Allocate(&run.x);
   run.x.x = x0;

@@ -4,6 +4,7 @@
 #include "core/inner/inner_solver.hpp"
 #include "core/multipliers.hpp"
 #include "core/penalty.hpp"
+#include "core/stationarity.hpp"
 #include "test_problems.hpp"
 
 using namespace qpm_test;
@@ -21,10 +22,10 @@ Vector FiniteDifferenceGradient(qpm::PenaltyFunction& q, const Vector& x) {
     probe.x = x;
     probe.x[i] += h;
     BOOST_REQUIRE(q.EvaluateValues(&probe));
-    const double plus = probe.Q(q.beta());
+    const double plus = probe.Q(q.merit().beta());
     probe.x[i] -= 2 * h;
     BOOST_REQUIRE(q.EvaluateValues(&probe));
-    g[i] = (plus - probe.Q(q.beta())) / (2 * h);
+    g[i] = (plus - probe.Q(q.merit().beta())) / (2 * h);
   }
   return g;
 }
@@ -36,7 +37,7 @@ BOOST_AUTO_TEST_CASE(GradientMatchesFiniteDifferences) {
     EigenProblem problem(p);
     qpm::PenaltyFunction q(&problem);
     for (double beta : {1.0, 37.0, 1e4}) {
-      q.set_beta(beta);
+      q.merit().set_beta(beta);
       qpm::Iterate it;
       q.Allocate(&it);
       it.x = p.x0 + 0.1 * Vector::LinSpaced(p.n, 0.3, -0.2);
@@ -70,8 +71,8 @@ BOOST_AUTO_TEST_CASE(NewBetaGradientNeedsNoEvaluations) {
   BOOST_REQUIRE(q.EvaluateValues(&it));
   BOOST_REQUIRE(q.EvaluateDerivatives(&it));
   const auto counts = q.counts();
-  q.set_beta(10.0);
-  q.FormGradient(&it);
+  q.merit().set_beta(10.0);
+  q.merit().FormGradient(&it);
   BOOST_TEST(q.counts().q_evals == counts.q_evals);
   BOOST_TEST(q.counts().grad_evals == counts.grad_evals);
   const Vector expected = it.grad_f + 10.0 * it.jacobian().transpose() * it.c;
@@ -95,7 +96,7 @@ BOOST_AUTO_TEST_CASE(HessianProductMatchesFiniteDifferencesOfTheGradient) {
   for (const TestProblem& p : AllProblems()) {
     EigenProblem problem(p);
     qpm::PenaltyFunction q(&problem);
-    q.set_beta(50.0);
+    q.merit().set_beta(50.0);
     qpm::Iterate it, probe;
     q.Allocate(&it);
     q.Allocate(&probe);
@@ -124,16 +125,17 @@ BOOST_AUTO_TEST_CASE(ViolationStationarityIsTheGradientOfTheViolationNorm) {
   for (const TestProblem& p : AllProblems()) {
     EigenProblem problem(p);
     qpm::PenaltyFunction q(&problem);
-    q.set_beta(37.0);
+    q.merit().set_beta(37.0);
     qpm::Iterate it;
     q.Allocate(&it);
     it.x = p.x0 + 0.1 * Vector::LinSpaced(p.n, 0.3, -0.2);
     BOOST_REQUIRE(q.EvaluateValues(&it));
     BOOST_REQUIRE(q.EvaluateDerivatives(&it));
-    if (q.has_bounds() || it.c_norm() == 0.0) continue;
+    if (q.layout().has_bounds() || it.c_norm() == 0.0) continue;
     const double expected = (it.grad_q - it.grad_f).norm() / 37.0 / it.c_norm();
     BOOST_TEST_CONTEXT(p.name) {
-      BOOST_TEST(q.ViolationStationarity(it) == expected, tt::tolerance(1e-10));
+      BOOST_TEST(qpm::ViolationStationarity(q, it, q.workspace()) == expected,
+                 tt::tolerance(1e-10));
     }
   }
 }
@@ -163,12 +165,12 @@ BOOST_AUTO_TEST_CASE(LeastSquaresMultipliersMatchADenseSolve) {
   BOOST_REQUIRE(q.EvaluateValues(&it));
   BOOST_REQUIRE(q.EvaluateDerivatives(&it));
   const Vector dense = a.transpose().colPivHouseholderQr().solve(-p.grad(p.x0));
-  const Vector estimate = qpm::LeastSquaresMultipliers(q, it, 1e6);
+  const Vector estimate = qpm::LeastSquaresMultipliers(q, it, 1e6, q.workspace());
   BOOST_TEST((estimate - dense).lpNorm<Eigen::Infinity>() <= 1e-9 * dense.lpNorm<Eigen::Infinity>());
-  const Vector accurate = qpm::AccurateLeastSquaresMultipliers(q, it, Vector::Constant(3, 5.0));
+  const Vector accurate = qpm::AccurateLeastSquaresMultipliers(q, it, Vector::Constant(3, 5.0), q.workspace());
   BOOST_TEST((accurate - dense).lpNorm<Eigen::Infinity>() <= 1e-12 * dense.lpNorm<Eigen::Infinity>());
   // Beyond max_abs the estimate is refused (zeros).
-  BOOST_TEST(qpm::LeastSquaresMultipliers(q, it, 1e-3).isZero(0.0));
+  BOOST_TEST(qpm::LeastSquaresMultipliers(q, it, 1e-3, q.workspace()).isZero(0.0));
 }
 
 // One copy of J's indices serves every iterate (docs/algorithm.md, "Memory

@@ -25,9 +25,9 @@ namespace {
 struct Loaded {
   Loaded(std::unique_ptr<qpm::Problem> model, double beta, const Vector& z0)
       : problem(std::move(model)), q(problem.get()) {
-    q.set_beta(beta);
+    q.merit().set_beta(beta);
     q.Allocate(&it);
-    it.x = z0.size() ? z0 : Vector(Vector::LinSpaced(q.n(), -0.5, 0.7));
+    it.x = z0.size() ? z0 : Vector(Vector::LinSpaced(q.layout().n(), -0.5, 0.7));
     BOOST_REQUIRE(q.EvaluateValues(&it));
     BOOST_REQUIRE(q.EvaluateDerivatives(&it));
     BOOST_REQUIRE(q.EvaluateHessian(it));
@@ -48,7 +48,7 @@ std::unique_ptr<qpm::Preconditioner> Make(qpm::PreconditionerKind kind, qpm::Pen
 
 // H = W + beta J_z^T J_z column by column from Hessian products.
 Eigen::MatrixXd DenseH(Loaded* l) {
-  const int n = l->q.n();
+  const int n = l->q.layout().n();
   Eigen::MatrixXd h(n, n);
   for (int c = 0; c < n; ++c) {
     Vector e = Vector::Unit(n, c), col(n);
@@ -262,12 +262,12 @@ Loaded LoadedBand(int n, double diag, double beta, bool dense_row = false, bool 
 BOOST_AUTO_TEST_CASE(CholeskyPreconditionerInvertsHOnEveryFaceWithSlacks) {
   for (double beta : {1.0, 1e4, 1e8}) {
     Loaded l = LoadedBand(40, 4.0, beta);  // W positive definite: no shift
-    BOOST_REQUIRE(l.q.num_slacks() == 20);
+    BOOST_REQUIRE(l.q.layout().num_slacks() == 20);
     const auto m = Make(qpm::PreconditionerKind::kCholesky, &l.q);
     BOOST_REQUIRE(m->kind() == qpm::PreconditionerKind::kCholesky);
     BOOST_REQUIRE(m->Update(l.it));
     const Eigen::MatrixXd h = DenseH(&l);
-    const int n = l.q.n();
+    const int n = l.q.layout().n();
     Vector free = Vector::Ones(n);
     for (int i = 0; i < n; i += 3) free[i] = 0.0;  // a third of z on bounds, slacks included
     for (const Vector* face : {static_cast<const Vector*>(nullptr), static_cast<const Vector*>(&free)}) {
@@ -295,7 +295,7 @@ BOOST_AUTO_TEST_CASE(CholeskyPreconditionerShiftsAnIndefiniteHessianAndStaysPosi
   BOOST_REQUIRE(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(h).eigenvalues().minCoeff() < 0.0);
   const auto m = Make(qpm::PreconditionerKind::kCholesky, &l.q);
   BOOST_REQUIRE(m->Update(l.it));
-  const int n = l.q.n();
+  const int n = l.q.layout().n();
   Vector z(n);
   for (int k = 0; k < 5; ++k) {
     const Vector r = Vector::LinSpaced(n, -1.0, 1.0 + k);
@@ -374,7 +374,7 @@ BOOST_AUTO_TEST_CASE(FaceSolveInvertsHOnTheFaceAndRefusesAnIndefiniteOneWithoutS
   const auto m = Make(qpm::PreconditionerKind::kCholesky, &definite.q);
   qpm::FaceSolve* solve = m->face_solve();
   BOOST_REQUIRE(solve);
-  const int n = definite.q.n();
+  const int n = definite.q.layout().n();
   Vector free = Vector::Ones(n);
   for (int i = 1; i < n; i += 4) free[i] = 0.0;
   BOOST_TEST(solve->Factor(definite.it, free));
@@ -387,7 +387,7 @@ BOOST_AUTO_TEST_CASE(FaceSolveInvertsHOnTheFaceAndRefusesAnIndefiniteOneWithoutS
 
   Loaded indefinite = LoadedBand(40, -3.0, 1.0);
   const auto shifted = Make(qpm::PreconditionerKind::kCholesky, &indefinite.q);
-  BOOST_TEST(!shifted->face_solve()->Factor(indefinite.it, Vector::Ones(indefinite.q.n())));
+  BOOST_TEST(!shifted->face_solve()->Factor(indefinite.it, Vector::Ones(indefinite.q.layout().n())));
   BOOST_TEST(shifted->factorizations() == 1);  // no shift tried
   BOOST_TEST(!Make(qpm::PreconditionerKind::kJacobi, &indefinite.q)->face_solve());
 }

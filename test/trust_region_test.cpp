@@ -25,7 +25,7 @@ template <class Solver, class SolverOptions>
 qpm::InnerSummary Run(qpm::Problem* problem, const Vector& x0, double beta, double eps,
                       const SolverOptions& options, std::vector<Step>* steps, double* q0) {
   qpm::PenaltyFunction q(problem);
-  q.set_beta(beta);
+  q.merit().set_beta(beta);
   qpm::Iterate x;
   q.Allocate(&x);
   x.x = x0;

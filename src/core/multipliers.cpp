@@ -7,82 +7,68 @@ namespace qpm {
 
 namespace {
 
-bool OnBound(const PenaltyFunction& q, const Iterate& it, int i) {
-  return q.has_bounds() && (it.x[i] <= q.lower()[i] || it.x[i] >= q.upper()[i]);
-}
-
-// out = J_z^T y (J_z = [J, -E], E the slack columns of their rows), z-sized.
-void JzTransposeTimes(const PenaltyFunction& q, const Iterate& it, const Vector& y, Vector* out) {
-  const int n = q.num_x();
-  q.JacobianTransposeTimes(it, y, out->head(n));
-  for (int s = 0; s < q.num_slacks(); ++s) (*out)[n + s] = -y[q.slack_row(s)];
-}
-
-// out = J_z v, m-sized.
-void JzTimes(const PenaltyFunction& q, const Iterate& it, const Vector& v, Vector* out) {
-  q.JacobianTimes(it, v.head(q.num_x()), *out);
-  for (int s = 0; s < q.num_slacks(); ++s) (*out)[q.slack_row(s)] -= v[q.num_x() + s];
+bool OnBound(const SlackLayout& z, const Iterate& it, int i) {
+  return z.has_bounds() && (it.x[i] <= z.lower()[i] || it.x[i] >= z.upper()[i]);
 }
 
 // A = [J^T; -E_I^T] restricted to the rows of the free entries of z, and
-// b = -[grad f; 0] likewise, applied without forming A: rows of z on a bound
-// are zero in every product. A y goes to the penalty's scratch vector.
+// b = -[grad f; 0] likewise, applied without forming A (A = J_z^T masked):
+// rows of z on a bound are zero in every product. A y goes to the borrowed
+// workspace (workspace.hpp).
 class LeastSquaresOperator {
  public:
-  LeastSquaresOperator(const PenaltyFunction& q, const Iterate& it)
-      : q_(q), it_(it), ay_(q.scratch()) {}
+  LeastSquaresOperator(const PenaltyFunction& q, const Iterate& it, Workspace* work)
+      : z_(q.layout()), jz_(q.jz()), it_(it), ay_(work->z) {}
 
   // ay_ = A y.
   const Vector& Apply(const Vector& y) {
-    JzTransposeTimes(q_, it_, y, &ay_);
+    jz_.TransposeTimes(it_, y, &ay_);
     Mask(&ay_);
     return ay_;
   }
   // A^T (b - A y): the normal-equation residual at y (ay_ overwritten).
   Vector NormalResidual(const Vector& y) {
     Apply(y);
-    const int n = q_.num_x();
+    const int n = z_.n_x();
     for (int i = 0; i < n; ++i) ay_[i] = Free(i) ? -it_.grad_f[i] - ay_[i] : 0.0;
-    ay_.tail(q_.num_slacks()) *= -1.0;
+    ay_.tail(z_.num_slacks()) *= -1.0;
     return Transposed(ay_);
   }
   // A^T r for r zero on the rows of z at a bound.
   Vector Transposed(const Vector& r) const {
-    Vector out(q_.m());
-    JzTimes(q_, it_, r, &out);
+    Vector out(z_.m());
+    jz_.Times(it_, r, out);
     return out;
   }
   // The squared column norms of A (1 for an empty column): Jacobi on A^T A.
   Vector InverseColumnNorms() const {
-    Vector d = Vector::Zero(q_.m());
+    Vector d = Vector::Zero(z_.m());
     Vector free;
-    if (q_.has_bounds()) {
-      free.resize(q_.n());
-      for (int i = 0; i < q_.n(); ++i) free[i] = Free(i) ? 1.0 : 0.0;
+    if (z_.has_bounds()) {
+      free.resize(z_.n());
+      for (int i = 0; i < z_.n(); ++i) free[i] = Free(i) ? 1.0 : 0.0;
     }
-    q_.JacobianRowSquares(it_, q_.has_bounds() ? &free : nullptr, d);
-    for (int s = 0; s < q_.num_slacks(); ++s) {
-      if (Free(q_.num_x() + s)) d[q_.slack_row(s)] += 1.0;
-    }
+    jz_.RowSquares(it_, z_.has_bounds() ? &free : nullptr, d);
     for (int j = 0; j < d.size(); ++j) d[j] = d[j] > 0.0 ? 1.0 / d[j] : 1.0;
     return d;
   }
   bool AnyFree() const {
     bool any = false;
-    for (int i = 0; i < q_.n() && !any; ++i) any = Free(i);
-    return q_.reduce().Any(any);
+    for (int i = 0; i < z_.n() && !any; ++i) any = Free(i);
+    return z_.reduce().Any(any);
   }
 
  private:
-  bool Free(int i) const { return !OnBound(q_, it_, i); }
+  bool Free(int i) const { return !OnBound(z_, it_, i); }
   void Mask(Vector* v) const {
-    if (!q_.has_bounds()) return;
+    if (!z_.has_bounds()) return;
     for (int i = 0; i < v->size(); ++i) {
       if (!Free(i)) (*v)[i] = 0.0;
     }
   }
 
-  const PenaltyFunction& q_;
+  const SlackLayout& z_;
+  const JzOperator& jz_;
   const Iterate& it_;
   Vector& ay_;
 };
@@ -92,16 +78,17 @@ class LeastSquaresOperator {
 // stops when ||A^T r|| <= tolerance ||A^T b||. `guess` itself when no entry
 // of z is free.
 Vector SolveLeastSquares(const PenaltyFunction& q, const Iterate& it, int max_iterations,
-                         double tolerance, const Vector& guess) {
-  LeastSquaresOperator a(q, it);
+                         double tolerance, const Vector& guess, Workspace* work) {
+  LeastSquaresOperator a(q, it, work);
   if (!a.AnyFree()) return guess;
-  const Reductions& r = q.reduce();
+  const Reductions& r = q.layout().reduce();
+  const int m = q.layout().m();
   const Vector d = a.InverseColumnNorms();
   const double threshold =
-      tolerance * tolerance * SquaredNorm(r, a.NormalResidual(Vector::Zero(q.m())));
+      tolerance * tolerance * SquaredNorm(r, a.NormalResidual(Vector::Zero(m)));
   Vector y = guess;
   Vector s = a.NormalResidual(y);
-  if (threshold == 0.0) return Vector::Zero(q.m());
+  if (threshold == 0.0) return Vector::Zero(m);
   if (SquaredNorm(r, s) < threshold) return y;
   Vector p = d.cwiseProduct(s);
   double rz = Dot(r, s, p);
@@ -123,23 +110,23 @@ Vector SolveLeastSquares(const PenaltyFunction& q, const Iterate& it, int max_it
 class DualHessian {
  public:
   DualHessian(const PenaltyFunction& q, const Iterate& x, const Vector& free, FaceSolve* solve)
-      : q_(q), x_(x), free_(free), solve_(solve), t_(q.n()), z_(q.n()) {}
+      : jz_(q.jz()), x_(x), free_(free), solve_(solve), t_(q.layout().n()), z_(q.layout().n()) {}
   // dz = -H_FF^{-1} J_F^T d: the move of the subproblem's minimizer that a
   // multiplier step d predicts on the face.
   void Move(const Vector& d, Vector* dz) {
-    JzTransposeTimes(q_, x_, d, &t_);
+    jz_.TransposeTimes(x_, d, &t_);
     t_.array() *= -free_.array();
     solve_->Solve(t_, dz);
     dz->array() *= free_.array();
   }
   void Apply(const Vector& v, Vector* out) {
     Move(v, &z_);
-    JzTimes(q_, x_, z_, out);
+    jz_.Times(x_, z_, *out);
     *out = -*out;
   }
 
  private:
-  const PenaltyFunction& q_;
+  const JzOperator& jz_;
   const Iterate& x_;
   const Vector& free_;
   FaceSolve* solve_;
@@ -172,13 +159,13 @@ Vector SolveDualNewton(DualHessian* s, const Vector& c, double beta, int max_ite
 
 // The largest a in [0, 1] with z + a0 + a (a1 - a0) inside the box and
 // within `reach` of z in max-norm, on F.
-double FractionInReach(const PenaltyFunction& q, const Iterate& x, const Vector& free,
+double FractionInReach(const SlackLayout& z, const Iterate& x, const Vector& free,
                        const Vector& a0, const Vector& a1, double reach) {
   double a = 1.0;
-  for (int i = 0; i < q.n() && a > 0.0; ++i) {
+  for (int i = 0; i < z.n() && a > 0.0; ++i) {
     if (free[i] == 0.0) continue;
     double lower = x.x[i] - reach, upper = x.x[i] + reach;
-    if (q.has_bounds()) lower = std::max(lower, q.lower()[i]), upper = std::min(upper, q.upper()[i]);
+    if (z.has_bounds()) lower = std::max(lower, z.lower()[i]), upper = std::min(upper, z.upper()[i]);
     const double z0 = x.x[i] + a0[i], dz = a1[i] - a0[i];
     if (z0 < lower || z0 > upper) return 0.0;
     if (dz < 0.0) a = std::min(a, (lower - z0) / dz);
@@ -194,26 +181,26 @@ double FractionInReach(const PenaltyFunction& q, const Iterate& x, const Vector&
 // the first-order step (S numerically singular: its step is rounding).
 constexpr double kReach = 1.0;
 constexpr double kMaxAmplification = 1e8;
-double NewtonFraction(const PenaltyFunction& q, const Iterate& x, const Vector& free,
+double NewtonFraction(const SlackLayout& z, const Iterate& x, const Vector& free,
                       DualHessian* s, const Vector& first, const Vector& newton) {
   if (newton.lpNorm<Eigen::Infinity>() > kMaxAmplification * first.lpNorm<Eigen::Infinity>()) {
     return 0.0;
   }
-  Vector move_first(q.n()), move_newton(q.n());
+  Vector move_first(z.n()), move_newton(z.n());
   s->Move(first, &move_first);
   s->Move(newton, &move_newton);
   const double reach = kReach * std::max(1.0, x.x.lpNorm<Eigen::Infinity>());
-  return FractionInReach(q, x, free, move_first, move_newton, reach);
+  return FractionInReach(z, x, free, move_first, move_newton, reach);
 }
 
 // A row whose slack is on a bound is active there: its multiplier takes the
 // sign that bound gives it (grad_s Q = -(lambda + beta c) >= 0 at a lower
 // bound, <= 0 at an upper one, with c = 0 at the solution).
-void HoldSigns(const PenaltyFunction& q, const Iterate& x, const Vector& free, Vector* lambda) {
-  for (int i = 0; i < q.num_slacks(); ++i) {
-    const int z = q.num_x() + i, j = q.slack_row(i);
+void HoldSigns(const SlackLayout& layout, const Iterate& x, const Vector& free, Vector* lambda) {
+  for (int i = 0; i < layout.num_slacks(); ++i) {
+    const int z = layout.n_x() + i, j = layout.slack_row(i);
     if (free[z] != 0.0) continue;
-    (*lambda)[j] = x.x[z] <= q.lower()[z] ? std::min((*lambda)[j], 0.0) : std::max((*lambda)[j], 0.0);
+    (*lambda)[j] = x.x[z] <= layout.lower()[z] ? std::min((*lambda)[j], 0.0) : std::max((*lambda)[j], 0.0);
   }
 }
 
@@ -221,37 +208,43 @@ void HoldSigns(const PenaltyFunction& q, const Iterate& x, const Vector& free, V
 
 bool NewtonMultiplierStep(const PenaltyFunction& q, const Iterate& x, int max_iterations,
                           FaceSolve* solve, Vector* lambda) {
-  if (!q.any_rows() || !solve) return false;
-  Vector free = Vector::Ones(q.n());
-  for (int i = 0; i < q.n(); ++i) {
-    if (OnBound(q, x, i)) free[i] = 0.0;
+  const SlackLayout& z = q.layout();
+  if (!z.any_rows() || !solve) return false;
+  Vector free = Vector::Ones(z.n());
+  for (int i = 0; i < z.n(); ++i) {
+    if (OnBound(z, x, i)) free[i] = 0.0;
   }
   if (!solve->Factor(x, free)) return false;
   DualHessian s(q, x, free, solve);
-  const Vector first = q.beta() * x.c;
-  const Vector newton = SolveDualNewton(&s, x.c, q.beta(), max_iterations);
+  const double beta = q.merit().beta();
+  const Vector first = beta * x.c;
+  const Vector newton = SolveDualNewton(&s, x.c, beta, max_iterations);
   if (!newton.allFinite()) return false;
-  *lambda += first + NewtonFraction(q, x, free, &s, first, newton) * (newton - first);
-  HoldSigns(q, x, free, lambda);
+  *lambda += first + NewtonFraction(z, x, free, &s, first, newton) * (newton - first);
+  HoldSigns(z, x, free, lambda);
   return true;
 }
 
-Vector LeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it, double max_abs) {
-  const Vector zero = Vector::Zero(q.m());
-  if (!q.any_rows()) return zero;
-  const int m = static_cast<int>(Count(q.reduce(), q.m()));
-  const Vector estimate = SolveLeastSquares(q, it, std::max(20, std::min(m, 200)), 1e-10, zero);
-  const double size = MaxNorm(q.reduce(), estimate);
+Vector LeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it, double max_abs,
+                               Workspace* work) {
+  const SlackLayout& z = q.layout();
+  const Vector zero = Vector::Zero(z.m());
+  if (!z.any_rows()) return zero;
+  const int m = static_cast<int>(Count(z.reduce(), z.m()));
+  const Vector estimate =
+      SolveLeastSquares(q, it, std::max(20, std::min(m, 200)), 1e-10, zero, work);
+  const double size = MaxNorm(z.reduce(), estimate);
   return std::isfinite(size) && size <= max_abs ? estimate : zero;
 }
 
 Vector AccurateLeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it,
-                                       const Vector& guess) {
-  if (!q.any_rows()) return Vector::Zero(q.m());
+                                       const Vector& guess, Workspace* work) {
+  const SlackLayout& z = q.layout();
+  if (!z.any_rows()) return Vector::Zero(z.m());
   // CG ends in m iterations in exact arithmetic; past 2m + 10 it only stirs rounding.
-  const int m = static_cast<int>(Count(q.reduce(), q.m()));
+  const int m = static_cast<int>(Count(z.reduce(), z.m()));
   const int iterations = std::min(std::max(50, std::min(2 * m, 1000)), 2 * m + 10);
-  return SolveLeastSquares(q, it, iterations, 1e-15, guess);
+  return SolveLeastSquares(q, it, iterations, 1e-15, guess, work);
 }
 
 }  // namespace qpm

@@ -14,18 +14,19 @@ namespace qpm {
 // over the entries of z = (x, s) not on a bound (the gradient of the
 // Lagrangian in z; on a bound a bound multiplier absorbs it), as Ipopt's
 // constraint-multiplier initialization. Solved by CG on the normal equations
-// (CGLS, matrix-free in J, in the penalty's scratch vector). Returns zeros
+// (CGLS, matrix-free in J_z, A y in the borrowed work->z). Returns zeros
 // when the estimate's max-norm exceeds `max_abs` (a nearly rank-deficient J
 // gives huge, meaningless estimates; Ipopt's constr_mult_init_max) or when
 // it is not finite. `it` must hold values and derivatives at z.
-Vector LeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it, double max_abs);
+Vector LeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it, double max_abs,
+                               Workspace* work);
 
 // The same estimate solved to rounding accuracy (CG from `guess`, up to
 // max(50, min(2m, 1000)) iterations), with no size limit: the multipliers a
 // converged solve may report in place of lambda + beta c
 // (docs/algorithm.md, "Multipliers at the end").
 Vector AccurateLeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it,
-                                       const Vector& guess);
+                                       const Vector& guess, Workspace* work);
 
 // The Newton step of the augmented Lagrangian's dual function at the end x
 // of a subproblem (docs/algorithm.md, "Newton multiplier step"):

@@ -22,9 +22,9 @@ int Slot(const LowerMatrix& a, int row, int col) {
 }
 
 // Column of the slack of each row (n_x + slack index), or -1.
-std::vector<int> SlackColumns(const PenaltyFunction& q) {
-  std::vector<int> column(q.m(), -1);
-  for (int i = 0; i < q.num_slacks(); ++i) column[q.slack_row(i)] = q.num_x() + i;
+std::vector<int> SlackColumns(const SlackLayout& z) {
+  std::vector<int> column(z.m(), -1);
+  for (int i = 0; i < z.num_slacks(); ++i) column[z.slack_row(i)] = z.n_x() + i;
   return column;
 }
 
@@ -32,7 +32,7 @@ std::vector<int> SlackColumns(const PenaltyFunction& q) {
 
 double CholeskyPreconditioner::ProductBound(const PenaltyFunction& q,
                                             const SparseMatrix& jacobian_pattern) {
-  const std::vector<int> slack = SlackColumns(q);
+  const std::vector<int> slack = SlackColumns(q.layout());
   double bound = 0.0;
   for (int r = 0; r < jacobian_pattern.outerSize(); ++r) {
     const double k = jacobian_pattern.outerIndexPtr()[r + 1] - jacobian_pattern.outerIndexPtr()[r] +
@@ -48,15 +48,15 @@ CholeskyPreconditioner::CholeskyPreconditioner(PenaltyFunction* q,
   BuildPattern(jacobian_pattern);
   cost_ = cholesky_->Analyze(h_);
   face_ = h_;
-  factored_free_.setOnes(q_->n());
+  factored_free_.setOnes(q_->layout().n());
 }
 
 // The lower triangle of W (x block), of J_z^T J_z, and the diagonal; the
 // slots each value lands in are kept for Assemble.
 void CholeskyPreconditioner::BuildPattern(const SparseMatrix& jacobian_pattern) {
-  const int n = q_->n();
+  const int n = q_->layout().n();
   const SparseMatrix& w = q_->hessian();
-  const std::vector<int> slack = SlackColumns(*q_);
+  const std::vector<int> slack = SlackColumns(q_->layout());
   std::vector<Eigen::Triplet<double>> entries;
   entries.reserve(static_cast<size_t>(w.nonZeros() + n + ProductBound(*q_, jacobian_pattern)));
   for (int i = 0; i < w.outerSize(); ++i) {
@@ -113,14 +113,15 @@ void CholeskyPreconditioner::Assemble(const Iterate& it) {
   std::fill(h, h + h_.nonZeros(), 0.0);
   const double* w = q_->hessian().valuePtr();
   for (size_t k = 0; k < w_slot_.size(); ++k) h[w_slot_[k]] += w[k];
-  const double beta = q_->beta();
+  const double beta = q_->merit().beta();
+  const SlackLayout& layout = q_->layout();
   const ConstSparseMatrixView j = it.jacobian();
   size_t pair = 0;
   int slack_index = 0;
   for (int r = 0; r < j.outerSize(); ++r) {
     const double* v = j.valuePtr() + j.outerIndexPtr()[r];
     const int k = j.outerIndexPtr()[r + 1] - j.outerIndexPtr()[r];
-    const bool has_slack = slack_index < q_->num_slacks() && q_->slack_row(slack_index) == r;
+    const bool has_slack = slack_index < layout.num_slacks() && layout.slack_row(slack_index) == r;
     const int entries = k + (has_slack ? 1 : 0);
     for (int a = 0; a < entries; ++a) {
       const double va = a < k ? v[a] : -1.0;

@@ -8,7 +8,7 @@ GradientDescent::GradientDescent(const GradientDescentOptions& options, PenaltyF
       q_(q),
       last_step_(options.initial_step / options.step_growth) {
   q_->Allocate(&trial_);
-  direction_.resize(q_->n());
+  direction_.resize(q_->layout().n());
 }
 
 // The paper's rule grows the last accepted t; the Barzilai-Borwein rule
@@ -28,7 +28,7 @@ void GradientDescent::RememberStep(const Iterate& from, const Iterate& to) {
 InnerSummary GradientDescent::Minimize(const InnerControl& control, Iterate* x) {
   InnerSummary summary;
   bb_step_ = 0.0;  // beta changed: old curvature no longer applies
-  StallMonitor monitor(options_.stall_window, control.stall_rounding, *x, q_->beta());
+  StallMonitor monitor(options_.stall_window, control.stall_rounding, *x, q_->merit().beta());
   while (!CheckStop(control, x, &summary)) {
     StepInfo step;
     direction_ = -x->grad_q;

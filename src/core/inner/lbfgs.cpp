@@ -19,16 +19,16 @@ struct Lbfgs::Box {
 };
 
 Lbfgs::Lbfgs(const LbfgsOptions& options, PenaltyFunction* q)
-    : options_(options), line_search_(options.line_search), q_(q), box_(q->has_bounds()) {
+    : options_(options), line_search_(options.line_search), q_(q), box_(q->layout().has_bounds()) {
   q_->Allocate(&trial_);
-  direction_.resize(q_->n());
+  direction_.resize(q_->layout().n());
   if (box_) {
     b_ = std::make_unique<Box>();
-    b_->bfgs.reset(q_->n(), options_.memory);
+    b_->bfgs.reset(q_->layout().n(), options_.memory);
     return;
   }
-  s_.resize(q_->n(), options_.memory);
-  y_.resize(q_->n(), options_.memory);
+  s_.resize(q_->layout().n(), options_.memory);
+  y_.resize(q_->layout().n(), options_.memory);
   rho_.resize(options_.memory);
   alpha_.resize(options_.memory);
 }
@@ -40,7 +40,7 @@ int Lbfgs::cauchy_free() const { return b_ ? static_cast<int>(b_->free.size()) :
 
 InnerSummary Lbfgs::Minimize(const InnerControl& control, Iterate* x) {
   InnerSummary summary;
-  StallMonitor monitor(options_.stall_window, control.stall_rounding, *x, q_->beta());
+  StallMonitor monitor(options_.stall_window, control.stall_rounding, *x, q_->merit().beta());
   if (!options_.warm_start) ClearMemory();
   while (!CheckStop(control, x, &summary)) {
     if (box_ && !BoxDirection(*x)) {
@@ -70,7 +70,7 @@ bool Lbfgs::Step(Iterate* x, StepInfo* step, InnerSummary* summary) {
 
 void Lbfgs::ClearMemory() {
   count_ = 0, newest_ = -1;
-  if (box_) b_->bfgs.reset(q_->n(), options_.memory);
+  if (box_) b_->bfgs.reset(q_->layout().n(), options_.memory);
 }
 
 void Lbfgs::LimitFirstStep() { direction_ /= std::max(1.0, direction_.norm()); }
@@ -87,10 +87,11 @@ void Lbfgs::Direction(const Iterate& x) {
 bool Lbfgs::CauchyAndSubspace(const Iterate& x) {
   Box& b = *b_;
   try {
-    LBFGSpp::Cauchy<double>::get_cauchy_point(b.bfgs, x.x, x.grad_q, q_->lower(), q_->upper(),
-                                               b.cauchy_point, b.wc, b.new_active, b.free);
+    const SlackLayout& z = q_->layout();
+    LBFGSpp::Cauchy<double>::get_cauchy_point(b.bfgs, x.x, x.grad_q, z.lower(), z.upper(),
+                                              b.cauchy_point, b.wc, b.new_active, b.free);
     LBFGSpp::SubspaceMin<double>::subspace_minimize(
-        b.bfgs, x.x, b.cauchy_point, x.grad_q, q_->lower(), q_->upper(), b.wc, b.new_active,
+        b.bfgs, x.x, b.cauchy_point, x.grad_q, z.lower(), z.upper(), b.wc, b.new_active,
         b.free, options_.max_subspace_iterations, direction_);
   } catch (const std::exception&) {
     return false;

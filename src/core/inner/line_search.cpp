@@ -9,7 +9,7 @@ bool ArmijoLineSearch::Search(PenaltyFunction* q, const Iterate& x, const Vector
   double t = t0;
   for (int b = 0; b < options_.max_backtracks; ++b, t *= options_.backtrack_factor) {
     trial->x = x.x + t * d;
-    if (q->has_bounds()) q->Project(trial->x);
+    if (q->layout().has_bounds()) q->layout().Project(trial->x);
     // e = P(x + t d) - x; g.e < 0 is the model decrease along the arc.
     const double slope = x.grad_q.dot(trial->x - x.x);
     if (!(slope < 0.0)) {
@@ -32,7 +32,7 @@ bool ArmijoLineSearch::IsAcceptable(PenaltyFunction* q, const Iterate& x, double
                                     Iterate* trial) const {
   last_trial_failed_ = !q->EvaluateValues(trial);
   if (last_trial_failed_) return false;  // failed evaluation: backtrack
-  const double beta = q->beta();
+  const double beta = q->merit().beta();
   const double q0 = x.Q(beta);
   const double qt = trial->Q(beta);
   const double rounding = options_.rounding_allowance * std::abs(q0);

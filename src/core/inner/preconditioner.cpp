@@ -30,27 +30,25 @@ namespace {
 // diag(W) made positive: a floor relative to its largest entry keeps M SPD
 // where W is indefinite or zero (slacks).
 void PositiveDiagonal(const PenaltyFunction& q, Vector* d) {
-  const int nx = q.num_x();
+  const int nx = q.layout().n_x();
   q.HessianDiagonal(d->head(nx));
   d->head(nx) = d->head(nx).cwiseAbs();
-  d->tail(q.num_slacks()).setZero();
-  const double largest = q.reduce().Max(nx ? d->head(nx).maxCoeff() : 1.0);
+  d->tail(q.layout().num_slacks()).setZero();
+  const double largest = q.layout().reduce().Max(nx ? d->head(nx).maxCoeff() : 1.0);
   const double floor = 1e-8 * std::max(1.0, largest);
   *d = d->cwiseMax(floor);
 }
 
 class JacobiPreconditioner : public Preconditioner {
  public:
-  explicit JacobiPreconditioner(PenaltyFunction* q) : q_(q), diag_(q->n()) {
+  explicit JacobiPreconditioner(PenaltyFunction* q) : q_(q), diag_(q->layout().n()) {
     AdviseHugePages(diag_.data(), sizeof(double) * diag_.size());
   }
   PreconditionerKind kind() const override { return PreconditionerKind::kJacobi; }
 
   bool Update(const Iterate& it) override {
     PositiveDiagonal(*q_, &diag_);
-    const double beta = q_->beta();
-    if (q_->any_rows()) q_->AddJacobianColumnSquares(it, beta, diag_.head(q_->num_x()));
-    diag_.tail(q_->num_slacks()).array() += beta;
+    q_->jz().AddColumnSquares(it, q_->merit().beta(), &diag_);  // + beta diag(J_z^T J_z)
     return true;
   }
 
@@ -82,14 +80,14 @@ class ModelPreconditioner : public Preconditioner {
   const char* name() const override { return use_model_ ? "model" : "jacobi (the model's was indefinite)"; }
   bool Update(const Iterate& it) override {
     jacobi_.Update(it);
-    if (use_model_ && !model_->UpdatePreconditioner(q_->beta())) use_model_ = false;
+    if (use_model_ && !model_->UpdatePreconditioner(q_->merit().beta())) use_model_ = false;
     return true;
   }
   void Apply(const Vector& r, const Vector* free, Vector* z) override {
     if (!use_model_) return jacobi_.Apply(r, free, z);
-    const int nx = q_->num_x();
+    const int nx = q_->layout().n_x(), ns = q_->layout().num_slacks();
     model_->ApplyPreconditioner(r.head(nx), z->head(nx));
-    z->tail(q_->num_slacks()) = r.tail(q_->num_slacks()) / q_->beta();
+    z->tail(ns) = r.tail(ns) / q_->merit().beta();
   }
   double Direction(const Reductions& sum, const Vector& r, const Vector* free, bool first,
                    double rz_previous, Vector* work, Vector* d) override {
@@ -122,7 +120,8 @@ LowerMatrix ProductPattern(const SparseMatrix& jacobian) {
 class PenaltyPreconditioner : public Preconditioner {
  public:
   PenaltyPreconditioner(PenaltyFunction* q, const SparseMatrix& jacobian_pattern, bool dense)
-      : q_(q), diag_(q->n()), t_(q->m()), y_(q->m()), use_dense_(dense) {
+      : q_(q), diag_(q->layout().n()), w_(q->layout().n()), t_(q->layout().m()),
+        y_(q->layout().m()), use_dense_(dense) {
     if (!use_dense_) {
       sparse_ = MakeSparseCholesky();
       sparse_->Analyze(ProductPattern(jacobian_pattern));
@@ -142,17 +141,15 @@ class PenaltyPreconditioner : public Preconditioner {
     return bound;
   }
 
-  // S = I/beta + J D_x^{-1} J^T + E D_s^{-1} E^T.
+  // S = I/beta + J_z D^{-1} J_z^T = I/beta + J D_x^{-1} J^T + E D_s^{-1} E^T.
   bool Update(const Iterate& it) override {
     at_ = &it;
     PositiveDiagonal(*q_, &diag_);
-    const int nx = q_->num_x();
-    const Vector dinv_x = diag_.head(nx).cwiseInverse();
-    const SparseMatrix jd = it.jacobian() * dinv_x.asDiagonal();
-    LowerMatrix s = (jd * it.jacobian().transpose()).triangularView<Eigen::Lower>();
-    Vector extra = Vector::Constant(q_->m(), 1.0 / q_->beta());
-    for (int i = 0; i < q_->num_slacks(); ++i) extra[q_->slack_row(i)] += 1.0 / diag_[nx + i];
-    for (int r = 0; r < q_->m(); ++r) s.coeffRef(r, r) += extra[r];
+    const int m = q_->layout().m();
+    const Vector dinv = diag_.cwiseInverse();
+    Vector extra = Vector::Constant(m, 1.0 / q_->merit().beta());  // + E D_s^{-1} E^T below
+    LowerMatrix s = q_->jz().WeightedGram(it, dinv, &extra);
+    for (int r = 0; r < m; ++r) s.coeffRef(r, r) += extra[r];
     s.makeCompressed();
     ++factorizations_;
     if (use_dense_) {
@@ -164,24 +161,22 @@ class PenaltyPreconditioner : public Preconditioner {
 
   void Apply(const Vector& r, const Vector* /*free*/, Vector* z) override {
     *z = r.cwiseQuotient(diag_);  // D^{-1} r
-    if (q_->m() == 0) return;
-    const int nx = q_->num_x();
-    t_.noalias() = at_->jacobian() * z->head(nx);  // J_z w
-    for (int i = 0; i < q_->num_slacks(); ++i) t_[q_->slack_row(i)] -= (*z)[nx + i];
+    if (q_->layout().m() == 0) return;
+    q_->jz().Times(*at_, *z, t_);  // J_z D^{-1} r
     if (use_dense_) {
       y_ = dense_.solve(t_);
     } else {
       sparse_->Solve(t_, &y_);
     }
-    // z -= D^{-1} J_z^T y
-    z->head(nx).noalias() -= (at_->jacobian().transpose() * y_).cwiseQuotient(diag_.head(nx));
-    for (int i = 0; i < q_->num_slacks(); ++i) (*z)[nx + i] += y_[q_->slack_row(i)] / diag_[nx + i];
+    q_->jz().TransposeTimes(*at_, y_, &w_);
+    *z -= w_.cwiseQuotient(diag_);  // z -= D^{-1} J_z^T y
   }
 
  private:
   PenaltyFunction* q_;
   const Iterate* at_ = nullptr;
   Vector diag_;   // D
+  Vector w_;      // J_z^T y (z-sized)
   Vector t_, y_;  // m-vectors
   bool use_dense_;
   Eigen::LLT<Eigen::MatrixXd> dense_;
@@ -197,8 +192,9 @@ bool ProductSparse(double bound, double data) { return bound <= kDenseProductFac
 // pattern allows.
 std::unique_ptr<Preconditioner> MakePenalty(const TrustRegionOptions& options, PenaltyFunction* q,
                                             const SparseMatrix& j) {
-  const bool dense = q->m() <= options.dense_limit;
-  if (!dense && !ProductSparse(PenaltyPreconditioner::ProductBound(j), j.nonZeros() + q->m())) {
+  const int m = q->layout().m();
+  const bool dense = m <= options.dense_limit;
+  if (!dense && !ProductSparse(PenaltyPreconditioner::ProductBound(j), j.nonZeros() + m)) {
     return nullptr;
   }
   return std::make_unique<PenaltyPreconditioner>(q, j, dense);
@@ -270,7 +266,7 @@ class AutoPreconditioner : public Preconditioner {
 
 std::unique_ptr<Preconditioner> MakeCholesky(const TrustRegionOptions& options, PenaltyFunction* q,
                                              const SparseMatrix& j, bool require_affordable) {
-  const double data = static_cast<double>(q->hessian().nonZeros()) + j.nonZeros() + q->n();
+  const double data = static_cast<double>(q->hessian().nonZeros()) + j.nonZeros() + q->layout().n();
   if (!ProductSparse(CholeskyPreconditioner::ProductBound(*q, j), data)) return nullptr;
   auto cholesky = std::make_unique<CholeskyPreconditioner>(q, j);
   const double work = ProductWork(*q, j);
@@ -287,7 +283,8 @@ std::unique_ptr<Preconditioner> MakeCholesky(const TrustRegionOptions& options, 
 }  // namespace
 
 double ProductWork(const PenaltyFunction& q, const SparseMatrix& jacobian_pattern) {
-  return static_cast<double>(q.hessian().nonZeros()) + 2.0 * jacobian_pattern.nonZeros() + q.n();
+  return static_cast<double>(q.hessian().nonZeros()) + 2.0 * jacobian_pattern.nonZeros() +
+         q.layout().n();
 }
 
 bool Affordable(const FactorCost& cost, double product_work, const TrustRegionOptions& options) {

@@ -12,22 +12,24 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
     : options_(options),
       q_(q),
       // With a box the active-set step's CG runs, else cg_; the one that runs
-      // has the penalty's scratch vector for H d (nothing in a CG step uses it).
-      cg_(q->has_bounds() ? 0 : q->n(), q->has_bounds() ? nullptr : &q->scratch(), q->reduce()),
-      active_set_(q->has_bounds() ? q->n() : 0, options,
-                  q->has_bounds() ? &q->scratch() : nullptr, q->reduce()),
+      // borrows the penalty's workspace for H d (workspace.hpp: nothing in a
+      // CG step uses it).
+      cg_(q->layout().has_bounds() ? 0 : q->layout().n(),
+          q->layout().has_bounds() ? nullptr : &q->workspace()->z, q->layout().reduce()),
+      active_set_(q->layout().has_bounds() ? q->layout().n() : 0, options,
+                  q->layout().has_bounds() ? &q->workspace()->z : nullptr, q->layout().reduce()),
       radius_(options.initial_radius),
       max_radius_(options.max_radius),
       preconditioner_(MakePreconditioner(options, q)),
-      size_(static_cast<int>(Count(q->reduce(), q->n()))) {
+      size_(static_cast<int>(Count(q->layout().reduce(), q->layout().n()))) {
   cg_.Reserve(preconditioner_.get());
   active_set_.Reserve(preconditioner_.get());
   q_->Allocate(&trial_);
-  step_.resize(q_->n());
+  step_.resize(q_->layout().n());
   AdviseHugePages(step_.data(), sizeof(double) * step_.size());
-  if (q_->has_bounds()) {
-    step_lower_.resize(q_->n());
-    step_upper_.resize(q_->n());
+  if (q_->layout().has_bounds()) {
+    step_lower_.resize(q_->layout().n());
+    step_upper_.resize(q_->layout().n());
   }
   hessian_ = [this](const Vector& v, Vector* hv) { q_->HessianProduct(*at_, v, hv); };
 }
@@ -38,7 +40,7 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
 // first point (it depends on beta) failing ends the subproblem.
 InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
   InnerSummary summary;
-  StallMonitor monitor(StallWindow(), control.stall_rounding, *x, q_->beta());
+  StallMonitor monitor(StallWindow(), control.stall_rounding, *x, q_->merit().beta());
   bool hessian_current = false;  // W at x for this beta
   bool preconditioner_current = false;
   int rejected = 0;
@@ -84,7 +86,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
       summary.status = InnerStatus::kRunaway;
       summary.runaway_c_norm = x->c_norm();
       summary.runaway_objective = true;
-      summary.runaway_z_max = MaxNorm(q_->reduce(), x->x);
+      summary.runaway_z_max = MaxNorm(q_->layout().reduce(), x->x);
       return summary;
     }
     if (ReportStep(control, *x, step, &monitor, &summary) ||
@@ -106,14 +108,14 @@ long TrustRegion::StallWindow() const {
 
 // max_radius * max(1, ||z||_inf): the relative Delta_max (trust_region.hpp).
 double TrustRegion::RelativeCap(const Iterate& x) const {
-  return options_.max_radius * std::max(1.0, MaxNorm(q_->reduce(), x.x));
+  return options_.max_radius * std::max(1.0, MaxNorm(q_->layout().reduce(), x.x));
 }
 
 // TrustRegionOptions::collapsed_radius: many accepted steps in a row with a
 // radius far below the scale of z (rejected trials shrink it to min_radius).
 bool TrustRegion::RadiusCollapsed(const Iterate& x) {
   if (options_.collapsed_window <= 0) return false;
-  const double scale = std::max(1.0, MaxNorm(q_->reduce(), x.x));
+  const double scale = std::max(1.0, MaxNorm(q_->layout().reduce(), x.x));
   collapsed_ = radius_ < options_.collapsed_radius * scale ? collapsed_ + 1 : 0;
   return collapsed_ >= options_.collapsed_window;
 }
@@ -138,7 +140,7 @@ bool TrustRegion::HessianAtTrial(const InnerControl& control, bool* hessian_curr
   *hessian_current = q_->EvaluateHessian(trial_);
   last_trial_failed_ = !*hessian_current;
   if (!*hessian_current) {
-    radius_ = options_.shrink_factor * std::min(radius_, Norm(q_->reduce(), step_));
+    radius_ = options_.shrink_factor * std::min(radius_, Norm(q_->layout().reduce(), step_));
   }
   return *hessian_current;
 }
@@ -148,17 +150,17 @@ bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {
   const double tol = std::min(options_.cg_relative_tol, std::sqrt(g_norm)) * g_norm;
   const int max_iter = options_.cg_max_iter > 0 ? options_.cg_max_iter : size_;
   CgPreconditioner* m = preconditioner_.get();
-  const CgResult cg = q_->has_bounds()
+  const CgResult cg = q_->layout().has_bounds()
                           ? BoundedStep(x, tol, max_iter, m)
                           : cg_.Solve(hessian_, x.grad_q, radius_, tol, max_iter, &step_, m);
-  const double step_norm = Norm(q_->reduce(), step_);
+  const double step_norm = Norm(q_->layout().reduce(), step_);
   // Converged inside the region or cut by a radius that shrank below the
   // spacing of the doubles around z: either way no step changes z.
   below_resolution_ = BelowResolution(x.x);
   step->step_size = radius_;
   step->step_norm = step_norm;
   trial_.x = x.x + step_;
-  if (q_->has_bounds()) SnapToBounds();
+  if (q_->layout().has_bounds()) SnapToBounds();
   const double rho = Ratio(x, cg.model_decrease);
   const bool accept = rho >= options_.eta_accept && derivatives_ready_;
   UpdateRadius(accept ? rho : std::min(rho, 0.0), step_norm);
@@ -171,15 +173,15 @@ bool TrustRegion::BelowResolution(const Vector& z) const {
   const double ulps = options_.resolution_steps * std::numeric_limits<double>::epsilon();
   bool above = false;
   for (int i = 0; i < z.size() && !above; ++i) above = std::abs(step_[i]) > ulps * std::abs(z[i]);
-  return !q_->reduce().Any(above);
+  return !q_->layout().reduce().Any(above);
 }
 
 // The step over the box l - z <= p <= u - z: TRON's active-set step
 // (inner/active_set.hpp; Lin & More, SIAM J. Optim. 9, 1999, Sec. 3-4).
 CgResult TrustRegion::BoundedStep(const Iterate& x, double tol, int max_iter,
                                   CgPreconditioner* preconditioner) {
-  step_lower_ = q_->lower() - x.x;
-  step_upper_ = q_->upper() - x.x;
+  step_lower_ = q_->layout().lower() - x.x;
+  step_upper_ = q_->layout().upper() - x.x;
   const ActiveSetResult result = active_set_.Solve(hessian_, x.grad_q, step_lower_, step_upper_,
                                                    radius_, tol, max_iter, &step_,
                                                    preconditioner, release_streak_);
@@ -191,10 +193,10 @@ CgResult TrustRegion::BoundedStep(const Iterate& x, double tol, int max_iter,
 // can differ from l in the last bit, which would leave that entry "free" a
 // rounding error away from its bound at the next step.
 void TrustRegion::SnapToBounds() {
-  q_->Project(trial_.x);
+  q_->layout().Project(trial_.x);
   for (int i = 0; i < step_.size(); ++i) {
-    if (step_[i] <= step_lower_[i]) trial_.x[i] = q_->lower()[i];
-    if (step_[i] >= step_upper_[i]) trial_.x[i] = q_->upper()[i];
+    if (step_[i] <= step_lower_[i]) trial_.x[i] = q_->layout().lower()[i];
+    if (step_[i] >= step_upper_[i]) trial_.x[i] = q_->layout().upper()[i];
   }
 }
 
@@ -210,7 +212,7 @@ double TrustRegion::Ratio(const Iterate& x, double predicted) {
   derivatives_ready_ = false;
   last_trial_failed_ = !q_->EvaluateValues(&trial_);
   if (last_trial_failed_) return -std::numeric_limits<double>::infinity();
-  const double beta = q_->beta();
+  const double beta = q_->merit().beta();
   const double q0 = x.Q(beta);
   const double scale = std::max(1.0, std::abs(q0));
   if (predicted > options_.value_noise * scale) {
@@ -243,7 +245,7 @@ double TrustRegion::Ratio(const Iterate& x, double predicted) {
   last_trial_failed_ = !q_->EvaluateDerivatives(&trial_);
   if (last_trial_failed_) return -std::numeric_limits<double>::infinity();
   derivatives_ready_ = true;
-  const double actual = -0.5 * Dot(q_->reduce(), x.grad_q + trial_.grad_q, step_);
+  const double actual = -0.5 * Dot(q_->layout().reduce(), x.grad_q + trial_.grad_q, step_);
   return predicted > 0.0 ? actual / predicted : 0.0;
 }
 

@@ -7,13 +7,16 @@
 
 #include "core/outer/strategies.hpp"
 #include "core/multipliers.hpp"
+#include "core/stationarity.hpp"
 
 namespace qpm {
 
 namespace {
 
 // ||v||_inf over all processes (reduce.hpp).
-double MaxNorm(const PenaltyFunction& q, const Vector& v) { return MaxNorm(q.reduce(), v); }
+double MaxNorm(const PenaltyFunction& q, const Vector& v) {
+  return MaxNorm(q.layout().reduce(), v);
+}
 
 // Ipopt's test (Waechter & Biegler 2006, Sec. 2.1; TerminationOptions).
 class IpoptTest : public ConvergenceTest {
@@ -57,14 +60,13 @@ class IpoptTest : public ConvergenceTest {
   // Unscaled dual infeasibility from the scaled one (ScaledProblem: L~ = df L
   // with lambda~ = df lambda ./ dc): x entries divide by df, the slack entry
   // of row j multiplies by dc_j / df.
-  static PenaltyFunction::DualWeights UnscaleWeights(const ScaledProblem& scaling,
-                                                     const PenaltyFunction& q) {
+  static DualWeights UnscaleWeights(const ScaledProblem& scaling, const PenaltyFunction& q) {
     const double df = std::abs(scaling.objective_factor());
-    PenaltyFunction::DualWeights w;
+    DualWeights w;
     w.x = 1.0 / df;
-    w.slacks.resize(q.num_slacks());
-    for (int i = 0; i < q.num_slacks(); ++i) {
-      w.slacks[i] = scaling.constraint_factors()[q.slack_row(i)] / df;
+    w.slacks.resize(q.layout().num_slacks());
+    for (int i = 0; i < q.layout().num_slacks(); ++i) {
+      w.slacks[i] = scaling.constraint_factors()[q.layout().slack_row(i)] / df;
     }
     return w;
   }
@@ -73,14 +75,14 @@ class IpoptTest : public ConvergenceTest {
   // max(s_max, (||y||_1 + ||z||_1) / (m + n)) / s_max. Complementarity is
   // zero by construction: bound multipliers are nonzero only on a bound.
   Optimality Measure(const PenaltyFunction& q, const Iterate& x) const {
-    const PenaltyFunction::DualMeasures d =
-        q.Dual(x, scaling_ ? &unscale_weights_ : nullptr);
+    const DualMeasures d = Dual(q, x, scaling_ ? &unscale_weights_ : nullptr);
+    const MeritFunction& merit = q.merit();
     double y_l1 = 0.0;
-    for (int j = 0; j < q.m(); ++j) {
-      y_l1 += std::abs((q.has_multipliers() ? q.multipliers()[j] : 0.0) + q.beta() * x.c[j]);
+    for (int j = 0; j < q.layout().m(); ++j) {
+      y_l1 += std::abs((merit.has_multipliers() ? merit.multipliers()[j] : 0.0) + merit.beta() * x.c[j]);
     }
-    y_l1 = q.reduce().Sum(y_l1);
-    const double count = std::max(1L, Count(q.reduce(), q.m() + q.n()));
+    y_l1 = q.layout().reduce().Sum(y_l1);
+    const double count = std::max(1L, Count(q.layout().reduce(), q.layout().m() + q.layout().n()));
     const double s_d = std::max(t_.s_max, (y_l1 + d.bound_multipliers_l1) / count) / t_.s_max;
     Optimality o;
     o.constr_viol = MaxNorm(q, x.c);
@@ -88,17 +90,17 @@ class IpoptTest : public ConvergenceTest {
     o.dual_inf = scaling_ ? d.weighted_dual_inf : d.dual_inf;
     if (scaling_) {
       o.constr_viol = 0.0;
-      for (int j = 0; j < q.m(); ++j) {
+      for (int j = 0; j < q.layout().m(); ++j) {
         o.constr_viol = std::max(o.constr_viol, std::abs(x.c[j]) / scaling_->constraint_factors()[j]);
       }
-      o.constr_viol = q.reduce().Max(o.constr_viol);
+      o.constr_viol = q.layout().reduce().Max(o.constr_viol);
     }
     return o;
   }
 
   TerminationOptions t_;
   const ScaledProblem* scaling_;
-  PenaltyFunction::DualWeights unscale_weights_;  // scaled -> unscaled dual infeasibility
+  DualWeights unscale_weights_;  // scaled -> unscaled dual infeasibility
 };
 
 // ALGENCAN's beta_0, and beta *= gamma only when ||c||_inf did not fall
@@ -137,7 +139,7 @@ class ConditionalPenalty : public PenaltyUpdate {
   double Automatic(const PenaltyFunction& q, const Iterate& x0) const {
     const MultiplierOptions& m = o_.multipliers;
     const double half_c2 = 0.5 * x0.c_squared;
-    const double rows = std::max(1L, Count(q.reduce(), q.m()));
+    const double rows = std::max(1L, Count(q.layout().reduce(), q.layout().m()));
     const double unit = half_c2 > 0.0 ? std::min(rows, 1.0 / half_c2) : rows;
     const double beta = 10.0 * std::max(1.0, std::abs(x0.f)) / std::max(half_c2, unit);
     return std::min(std::max(beta, m.penalty_init_min), m.penalty_init_max);
@@ -156,27 +158,29 @@ class FirstOrderMultipliers : public MultiplierUpdate {
   explicit FirstOrderMultipliers(const Options& o) : o_(o) {}
   // The user's lambda (warm start), else the least-squares estimate, else 0.
   void Seed(const Vector& lambda0, PenaltyFunction* q, Iterate* x0) override {
-    Vector lambda = Vector::Zero(q->m());
-    const bool given = q->reduce().Min(lambda0.size() == q->m() ? 1.0 : 0.0) > 0.0;
-    if (given && q->any_rows()) {
+    Vector lambda = Vector::Zero(q->layout().m());
+    const bool given = q->layout().reduce().Min(lambda0.size() == q->layout().m() ? 1.0 : 0.0) > 0.0;
+    if (given && q->layout().any_rows()) {
       lambda = lambda0;
     } else if (o_.multipliers.least_squares_init) {
-      lambda = LeastSquaresMultipliers(*q, *x0, o_.multipliers.init_max);
+      lambda = LeastSquaresMultipliers(*q, *x0, o_.multipliers.init_max, q->workspace());
     }
-    q->SetMultipliers(lambda);
-    q->Refresh(x0);
+    q->merit().SetMultipliers(lambda);
+    q->merit().Refresh(x0);
   }
   // lambda + beta c only where it explains grad f at x at least as well as
   // lambda does (docs/algorithm.md, "The default mode").
   void Update(const Iterate& x, FaceSolve* newton, PenaltyFunction* q) override {
     wait_ = skip_ = 0;
-    if (q->Dual(x).dual_inf > q->DualInfeasibilityAtMultipliers(x)) return;
-    Vector lambda = q->multipliers();
-    if (!Step(x, newton, *q, &lambda)) lambda += q->beta() * x.c;
+    if (Dual(*q, x).dual_inf > DualInfeasibilityAtMultipliers(*q, x, q->workspace())) return;
+    Vector lambda = q->merit().multipliers();
+    if (!Step(x, newton, *q, &lambda)) lambda += q->merit().beta() * x.c;
     Project(o_.multipliers.max_multiplier, &lambda);
-    q->SetMultipliers(lambda);
+    q->merit().SetMultipliers(lambda);
   }
-  void Reset(PenaltyFunction* q) override { q->SetMultipliers(Vector::Zero(q->m())); }
+  void Reset(PenaltyFunction* q) override {
+    q->merit().SetMultipliers(Vector::Zero(q->layout().m()));
+  }
   // docs/algorithm.md, "Multipliers at the end".
   bool AdoptLeastSquaresIfConverged(const ConvergenceTest& test, InnerStatus status,
                                     PenaltyFunction* q, Iterate* x) override {
@@ -200,7 +204,7 @@ class FirstOrderMultipliers : public MultiplierUpdate {
     *lambda = lambda->cwiseMax(-max_abs).cwiseMin(max_abs);
   }
   bool Feasible(const ConvergenceTest& test, const PenaltyFunction& q, const Iterate& x) const {
-    return q.any_rows() && MaxNorm(q, x.c) <= o_.termination.tol && !test.Violated(q, x);
+    return q.layout().any_rows() && MaxNorm(q, x.c) <= o_.termination.tol && !test.Violated(q, x);
   }
   // Whether the least-squares multipliers stay where the test holds with them.
   enum class Keep { kIfConverged, kNever };
@@ -208,14 +212,15 @@ class FirstOrderMultipliers : public MultiplierUpdate {
   // they were unless `keep` says otherwise.
   bool TryLeastSquares(const ConvergenceTest& test, InnerStatus status, PenaltyFunction* q,
                        Iterate* x, Keep keep) {
-    const Vector first_order = q->multipliers();
-    const Vector guess = first_order + q->beta() * x->c;
-    q->SetMultipliers(AccurateLeastSquaresMultipliers(*q, *x, guess) - q->beta() * x->c);
-    q->Refresh(x);
+    const Vector first_order = q->merit().multipliers();
+    const Vector guess = first_order + q->merit().beta() * x->c;
+    q->merit().SetMultipliers(AccurateLeastSquaresMultipliers(*q, *x, guess, q->workspace()) -
+                              q->merit().beta() * x->c);
+    q->merit().Refresh(x);
     const bool converged = test.Converged(*q, *x, status);
     if (converged && keep == Keep::kIfConverged) return true;
-    q->SetMultipliers(first_order);
-    q->Refresh(x);
+    q->merit().SetMultipliers(first_order);
+    q->merit().Refresh(x);
     return converged;
   }
 
@@ -316,14 +321,14 @@ Strategies DefaultStrategies(const Options& options, const ScaledProblem* scalin
                              const PenaltyFunction& q) {
   Strategies s;
   s.convergence = std::make_unique<IpoptTest>(options.termination, scaling, q);
-  s.penalty = std::make_unique<ConditionalPenalty>(options, q.reduce());
+  s.penalty = std::make_unique<ConditionalPenalty>(options, q.layout().reduce());
   if (options.multipliers.newton_cg_iter > 0) {
     s.multipliers = std::make_unique<NewtonMultipliers>(options);
   } else {
     s.multipliers = std::make_unique<FirstOrderMultipliers>(options);
   }
-  s.tolerance = std::make_unique<TighteningTolerance>(options, q.reduce());
-  s.runaway = std::make_unique<DefaultRunaway>(q.reduce());
+  s.tolerance = std::make_unique<TighteningTolerance>(options, q.layout().reduce());
+  s.runaway = std::make_unique<DefaultRunaway>(q.layout().reduce());
   s.feasibility_restarts = 1;
   return s;
 }

@@ -20,8 +20,8 @@ OuterLoop::OuterLoop(Problem* problem, const Options& options, const Callbacks& 
       stalls_(options),
       acceptable_(method_.convergence->acceptable_iter()),
       report_(callbacks, scaling, start_cpu) {
-  if (q_.distributed()) deadline_.Share(q_.reduce());
-  q_.set_max_norm_stationarity(method_.convergence->max_norm());
+  if (q_.distributed()) deadline_.Share(q_.layout().reduce());
+  q_.merit().set_max_norm_stationarity(method_.convergence->max_norm());
 }
 
 // Algorithm 1 (paper, Sec. 2): each subproblem starts at argmin{Q(x_k),
@@ -57,7 +57,7 @@ Summary OuterLoop::Run(const Vector& x0, const Vector& lambda0) {
     const Next next = Verdict(inner, k);
     if (next == Next::kStop) return std::move(report_.summary());
     if (next == Next::kRestarted || k + 1 == options_.max_outer_iter) continue;
-    extrapolation_.Remember(current(), q_.beta());
+    extrapolation_.Remember(current(), q_.merit().beta());
     UpdateMultipliersAndPenalty(inner, k);
   }
   return Finish(TerminationType::kMaxOuterIterations, "reached max_outer_iter");
@@ -76,16 +76,16 @@ Summary OuterLoop::StartFailed(const Vector& x0) {
 bool OuterLoop::Start(const Vector& x0, const Vector& lambda0) {
   Iterate& x = current();
   q_.Allocate(&x);
-  x.x.head(q_.num_x()) = x0;
-  report_.summary().start_projected = q_.Project(x.x.head(q_.num_x()));
+  x.x.head(q_.layout().n_x()) = x0;
+  report_.summary().start_projected = q_.layout().Project(x.x.head(q_.layout().n_x()));
   if (!q_.EvaluateValues(&x)) return false;
-  q_.FitSlacks(&x);
-  q_.set_beta(method_.penalty->Start(q_, x));
+  q_.merit().FitSlacks(&x);
+  q_.merit().set_beta(method_.penalty->Start(q_, x));
   if (!q_.EvaluateDerivatives(&x)) return false;
   method_.multipliers->Seed(lambda0, &q_, &x);
   // z_0 is the caller's x0 (alive for the solve) when nothing was projected
   // and there are no slacks: one n-vector less (docs/algorithm.md, "Memory budget").
-  const bool z0_is_x0 = report_.summary().start_projected == 0 && q_.num_slacks() == 0;
+  const bool z0_is_x0 = report_.summary().start_projected == 0 && q_.layout().num_slacks() == 0;
   points_.SaveX0(z0_is_x0 ? &x0 : nullptr);
   inner_ = MakeInnerSolver(options_, &q_);
   return true;
@@ -95,8 +95,8 @@ bool OuterLoop::Start(const Vector& x0, const Vector& lambda0) {
 // from cached f and c (no callbacks); returns that minimum, the bound of
 // (2.3), or NaN where the derivatives failed at both.
 double OuterLoop::PrepareSubproblem(int k) {
-  q_.Refresh(&current());  // lambda' c and grad Q for this lambda and beta
-  bool at_x0 = k > 0 && points_.x0().Q(q_) < current().Q(q_.beta());
+  q_.merit().Refresh(&current());  // lambda' c and grad Q for this lambda and beta
+  bool at_x0 = k > 0 && points_.x0().Q(q_) < current().Q(q_.merit().beta());
   if (at_x0) {
     const SavedPoints::FromX0 moved = points_.MoveToX0();
     if (moved == SavedPoints::FromX0::kFailed) return std::nan("");
@@ -104,7 +104,7 @@ double OuterLoop::PrepareSubproblem(int k) {
   }
   if (!at_x0 && extrapolation_.Try(&q_, &points_)) ++report_.summary().extrapolations;
   report_.BeginSubproblem(k, at_x0 || k == 0);
-  return current().Q(q_.beta());
+  return current().Q(q_.merit().beta());
 }
 
 // Stops at (2.4) with tau of Definition 2.1, or where the mode's own test
@@ -113,7 +113,7 @@ InnerSummary OuterLoop::SolveSubproblem() {
   InnerControl control;
   method_.tolerance->Start(current());
   control.tolerance = method_.tolerance->Tolerance();
-  control.reduce = &q_.reduce();
+  control.reduce = &q_.layout().reduce();
   control.solves_problem = [this](Iterate* x) {
     return method_.convergence->EndsSubproblem(q_, *x) ||
            method_.multipliers->EndsSubproblem(*method_.convergence, &q_, x);
@@ -186,7 +186,7 @@ OuterLoop::Next OuterLoop::VerdictOnShortSubproblem(const InnerSummary& inner) {
 // (InnerSolver::face_solve).
 void OuterLoop::UpdateMultipliersAndPenalty(const InnerSummary& inner, int k) {
   method_.multipliers->Update(current(), inner_->face_solve(), &q_);
-  q_.set_beta(method_.penalty->Next(q_.beta(), current(), inner.iterations, k));
+  q_.merit().set_beta(method_.penalty->Next(q_.merit().beta(), current(), inner.iterations, k));
 }
 
 // The second start from x_0 where the mode allows one; true when made.
@@ -202,9 +202,9 @@ bool OuterLoop::TrySecondStart(const InnerSummary& inner) {
 bool OuterLoop::RestartFromX0() {
   infeasibility_.UseSecondStart();
   if (!points_.RestoreX0()) return false;
-  q_.set_beta(method_.penalty->Restart(q_.beta(), q_, current()));
+  q_.merit().set_beta(method_.penalty->Restart(q_.merit().beta(), q_, current()));
   method_.multipliers->Reset(&q_);
-  q_.Refresh(&current());
+  q_.merit().Refresh(&current());
   method_.tolerance->Reset();
   acceptable_.Reset();
   return true;
@@ -236,7 +236,7 @@ bool OuterLoop::RestartAfterRunaway(double q_start, const InnerSummary& inner) {
   restart.tau = method_.tolerance->Tolerance()(current().c_norm());
   report_.Record(q_start, restart, &q_, current(), inner_->factorizations());
   if (!restored || !runaway_.CountRestart(inner)) return false;
-  q_.set_beta(q_.beta() * method_.penalty->runaway_factor());
+  q_.merit().set_beta(q_.merit().beta() * method_.penalty->runaway_factor());
   return true;
 }
 

@@ -118,7 +118,7 @@ Strategies PaperStrategies(const Options& options, const PenaltyFunction& q) {
   s.penalty = std::make_unique<GeometricPenalty>(options);
   s.multipliers = std::make_unique<NoMultipliers>();
   s.tolerance = std::make_unique<PaperTolerance>(options);
-  s.runaway = std::make_unique<PaperRunaway>(q.reduce());
+  s.runaway = std::make_unique<PaperRunaway>(q.layout().reduce());
   s.feasibility_restarts = 0;
   return s;
 }

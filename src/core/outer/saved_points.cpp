@@ -19,15 +19,16 @@ void SavedPoint::Save(const Iterate& it, const Vector* equal_z) {
 }
 
 double SavedPoint::Q(const PenaltyFunction& q) const {
-  const double lambda_c = q.has_multipliers() ? Dot(q.reduce(), q.multipliers(), c) : 0.0;
-  return f + lambda_c + 0.5 * q.beta() * c_squared;
+  const MeritFunction& merit = q.merit();
+  const double lambda_c = merit.has_multipliers() ? Dot(q.layout().reduce(), merit.multipliers(), c) : 0.0;
+  return f + lambda_c + 0.5 * merit.beta() * c_squared;
 }
 
 bool SavedPoint::Restore(PenaltyFunction* q, Iterate* it) const {
   it->x = same_z ? *same_z : z;
   it->g = g, it->c = c;
   it->f = f, it->c_squared = c_squared;
-  q->UpdateResidual(it);
+  q->merit().UpdateResidual(it);
   return q->EvaluateDerivatives(it);
 }
 

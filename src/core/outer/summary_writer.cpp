@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/linalg/huge_pages.hpp"
+#include "core/stationarity.hpp"
 
 namespace qpm {
 
@@ -51,14 +52,14 @@ void SummaryWriter::Record(double q_start, const InnerSummary& inner, PenaltyFun
                            const Iterate& x, long factorizations) {
   OuterRecord& r = summary_.outer.back();
   r.k = k_;
-  r.beta = q->beta();
+  r.beta = q->merit().beta();
   r.f = UserObjective(x.f);
   r.c_norm = x.c_norm();
   r.grad_q_norm = x.grad_q_norm;
   r.tau = inner.tau;
-  r.violation_stationarity = q->ViolationStationarity(x);
+  r.violation_stationarity = ViolationStationarity(*q, x, q->workspace());
   r.q_start = q_start;
-  r.q_end = x.Q(q->beta());
+  r.q_end = x.Q(q->merit().beta());
   r.inner_status = inner.status;
   r.inner_iterations = inner.iterations;
   r.q_evals = q->counts().q_evals;
@@ -76,12 +77,12 @@ bool SummaryWriter::Notify(const Iterate& x, const StepInfo& step, const Penalty
   IterationInfo info;
   info.iter = iterations_;
   info.k = k_;
-  info.beta = q.beta();
+  info.beta = q.merit().beta();
   info.f = UserObjective(x.f);
   info.c_norm = x.c_norm();
-  info.c_max = MaxNorm(q.reduce(), x.c);
+  info.c_max = MaxNorm(q.layout().reduce(), x.c);
   info.grad_q_norm = x.grad_q_norm;
-  info.grad_q_max = MaxNorm(q.reduce(), x.grad_q);
+  info.grad_q_max = MaxNorm(q.layout().reduce(), x.grad_q);
   info.tau = tau(info.c_norm);
   info.step = step;
   return callbacks_.on_iteration(info);
@@ -105,39 +106,39 @@ void SummaryWriter::ConcludeCounts(TerminationType type, const std::string& mess
 // and grad Q there, Ipopt's bound multipliers, the measures.
 void SummaryWriter::ConcludePoint(TerminationType type, PenaltyFunction* q, Iterate* x) {
   summary_.cpu_time = CpuSeconds() - start_cpu_;
-  summary_.beta = q->beta();
+  summary_.beta = q->merit().beta();
   const bool have_point = type != TerminationType::kInvalidOptions &&
                           type != TerminationType::kInvalidNumberAtStart;
   if (!have_point) {
-    summary_.g.setZero(q->m());
-    summary_.c.setZero(q->m());
-    summary_.lambda.setZero(q->m());
-    summary_.z_l.setZero(q->num_x());
-    summary_.z_u.setZero(q->num_x());
+    summary_.g.setZero(q->layout().m());
+    summary_.c.setZero(q->layout().m());
+    summary_.lambda.setZero(q->layout().m());
+    summary_.z_l.setZero(q->layout().n_x());
+    summary_.z_u.setZero(q->layout().n_x());
     return;
   }
   // A runaway restart grew beta for a subproblem that never came.
   if (type == TerminationType::kMaxOuterIterations && !summary_.outer.empty()) {
     summary_.beta = summary_.outer.back().beta;
   }
-  q->set_beta(summary_.beta);
-  SetZeroLarge(&summary_.x, q->num_x());
-  summary_.x = x->x.head(q->num_x());
+  q->merit().set_beta(summary_.beta);
+  SetZeroLarge(&summary_.x, q->layout().n_x());
+  summary_.x = x->x.head(q->layout().n_x());
   summary_.g = x->g;
   summary_.c = x->c;
-  q->FirstOrderMultipliers(*x, &summary_.lambda);
+  q->merit().FirstOrderMultipliers(*x, &summary_.lambda);
   summary_.f = x->f;
   summary_.c_norm = x->c_norm();
-  summary_.c_max = MaxNorm(q->reduce(), x->c);
-  q->FormGradient(x);
+  summary_.c_max = MaxNorm(q->layout().reduce(), x->c);
+  q->merit().FormGradient(x);
   summary_.grad_q_norm = x->grad_q_norm;
   BoundMultipliers(*q, *x);
   summary_.grad_q_max = 0.0;  // ||grad_x Q - z_l + z_u||_inf, no temporary
-  for (int i = 0; i < q->num_x(); ++i) {
+  for (int i = 0; i < q->layout().n_x(); ++i) {
     const double r = x->grad_q[i] - summary_.z_l[i] + summary_.z_u[i];
     summary_.grad_q_max = std::max(summary_.grad_q_max, std::abs(r));
   }
-  summary_.grad_q_max = q->reduce().Max(summary_.grad_q_max);
+  summary_.grad_q_max = q->layout().reduce().Max(summary_.grad_q_max);
 }
 
 // Ipopt's bound multipliers from the x part of grad Q = grad f + J^T lambda:
@@ -145,15 +146,15 @@ void SummaryWriter::ConcludePoint(TerminationType type, PenaltyFunction* q, Iter
 // stationarity measure drops) gives that bound's multiplier (z >= 0), so that
 // grad f + J^T lambda - z_L + z_U vanishes there.
 void SummaryWriter::BoundMultipliers(const PenaltyFunction& q, const Iterate& x) {
-  const int n = q.num_x();
+  const int n = q.layout().n_x();
   SetZeroLarge(&summary_.z_l, n);
   SetZeroLarge(&summary_.z_u, n);
-  if (!q.has_bounds()) return;
+  if (!q.layout().has_bounds()) return;
   for (int i = 0; i < n; ++i) {
     const double g = x.grad_q[i];
     const double z = x.x[i];
-    if (g > 0.0 && z <= q.lower()[i]) summary_.z_l[i] = g;
-    if (g < 0.0 && z >= q.upper()[i]) summary_.z_u[i] = -g;
+    if (g > 0.0 && z <= q.layout().lower()[i]) summary_.z_l[i] = g;
+    if (g < 0.0 && z >= q.layout().upper()[i]) summary_.z_u[i] = -g;
   }
 }
 
