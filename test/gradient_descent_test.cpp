@@ -27,7 +27,7 @@ Run Minimize(qpm::Problem* problem, const Vector& x0, double beta, double eps,
   BOOST_REQUIRE(q.EvaluateValues(&run.x));
   BOOST_REQUIRE(q.EvaluateDerivatives(&run.x));
   run.q_values.push_back(run.x.Q(beta));
-  qpm::GradientDescent gd(options, &q);
+  qpm::GradientDescent gd(options, *q.assembled());
   qpm::InnerControl control;
   control.tolerance = qpm::FeasibilityTolerance{eps, eps, 0.0};
   control.max_iterations = max_iterations;

@@ -88,11 +88,11 @@ class SlowQuartic : public qpm::Problem {
 std::unique_ptr<qpm::InnerSolver> MakeSolver(qpm::InnerSolverType type, qpm::PenaltyFunction* q) {
   switch (type) {
     case qpm::InnerSolverType::kGradientDescent:
-      return std::make_unique<qpm::GradientDescent>(qpm::GradientDescentOptions(), q);
+      return std::make_unique<qpm::GradientDescent>(qpm::GradientDescentOptions(), *q->assembled());
     case qpm::InnerSolverType::kTrustRegion:
       return std::make_unique<qpm::TrustRegion>(qpm::TrustRegionOptions(), q);
     case qpm::InnerSolverType::kLbfgs:
-      return std::make_unique<qpm::Lbfgs>(qpm::LbfgsOptions(), q);
+      return std::make_unique<qpm::Lbfgs>(qpm::LbfgsOptions(), *q->assembled());
   }
   return nullptr;
 }

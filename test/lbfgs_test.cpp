@@ -159,7 +159,7 @@ BoxRun MinimizeInBox(BoxQuadratic* problem, const Vector& x0) {
   x.x = x0;
   BOOST_REQUIRE(q.EvaluateValues(&x));
   BOOST_REQUIRE(q.EvaluateDerivatives(&x));
-  qpm::Lbfgs solver(qpm::LbfgsOptions(), &q);
+  qpm::Lbfgs solver(qpm::LbfgsOptions(), *q.assembled());
   qpm::InnerControl control;
   control.tolerance = qpm::FeasibilityTolerance{1e-10, 1e-10, 0.0};
   control.max_iterations = 10000;

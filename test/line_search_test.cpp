@@ -78,7 +78,7 @@ Search Run(Model* model, const Vector& x0, Vector d, double t0,
   BOOST_REQUIRE(q.EvaluateDerivatives(&s.x));
   if (d.size() == 0) d = -s.x.grad_q;
   model->evaluated.clear();
-  s.found = qpm::ArmijoLineSearch(options).Search(&q, s.x, d, t0, &s.trial, &s.step);
+  s.found = qpm::ArmijoLineSearch(options).Search(*q.assembled(), s.x, d, t0, &s.trial, &s.step);
   const int i = 0;  // a coordinate with d_i != 0 gives t
   for (const Vector& p : model->evaluated) s.trial_t.push_back((p[i] - x0[i]) / d[i]);
   return s;

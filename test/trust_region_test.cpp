@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "core/inner/lbfgs.hpp"
@@ -32,7 +34,13 @@ qpm::InnerSummary Run(qpm::Problem* problem, const Vector& x0, double beta, doub
   BOOST_REQUIRE(q.EvaluateValues(&x));
   BOOST_REQUIRE(q.EvaluateDerivatives(&x));
   *q0 = x.Q(beta);
-  Solver solver(options, &q);
+  // The trust region serves any penalty; the others an assembled one only.
+  std::unique_ptr<qpm::InnerSolver> solver;
+  if constexpr (std::is_same_v<Solver, qpm::TrustRegion>) {
+    solver = std::make_unique<Solver>(options, &q);
+  } else {
+    solver = std::make_unique<Solver>(options, *q.assembled());
+  }
   qpm::InnerControl control;
   control.tolerance = qpm::FeasibilityTolerance{eps, eps, 0.0};
   control.max_iterations = 100000;
@@ -40,7 +48,7 @@ qpm::InnerSummary Run(qpm::Problem* problem, const Vector& x0, double beta, doub
     steps->push_back({it.Q(beta), s.step_size, s.step_norm});
     return true;
   };
-  return solver.Minimize(control, &x);
+  return solver->Minimize(control, &x);
 }
 
 }  // namespace

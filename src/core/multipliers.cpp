@@ -206,8 +206,9 @@ void HoldSigns(const SlackLayout& layout, const Iterate& x, const Vector& free, 
 
 }  // namespace
 
-bool NewtonMultiplierStep(const PenaltyFunction& q, const Iterate& x, int max_iterations,
+bool NewtonMultiplierStep(const AssembledPenalty& assembled, const Iterate& x, int max_iterations,
                           FaceSolve* solve, Vector* lambda) {
+  const PenaltyFunction& q = assembled.penalty();
   const SlackLayout& z = q.layout();
   if (!z.any_rows() || !solve) return false;
   Vector free = Vector::Ones(z.n());

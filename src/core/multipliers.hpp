@@ -37,7 +37,7 @@ Vector AccurateLeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& 
 // ill-conditioned). At most `max_iterations` products with S, each one
 // solve with H_FF. Adds d to `lambda` and returns true; false (lambda
 // untouched) without a positive definite H_FF or a finite step.
-bool NewtonMultiplierStep(const PenaltyFunction& q, const Iterate& x, int max_iterations,
+bool NewtonMultiplierStep(const AssembledPenalty& q, const Iterate& x, int max_iterations,
                           FaceSolve* solve, Vector* lambda);
 
 }  // namespace qpm

@@ -49,6 +49,7 @@
 #define QPM_CORE_PENALTY_HPP_
 
 #include <memory>
+#include <optional>
 
 #include "core/iterate.hpp"
 #include "core/jz_operator.hpp"
@@ -63,6 +64,32 @@ struct PenaltyCounts {
   long grad_evals = 0;    // (grad f, J) pairs
   long hess_evals = 0;    // Lagrangian Hessians
   long hess_products = 0; // Hessian-of-Q times vector (CG iterations and checks)
+};
+
+class PenaltyFunction;
+
+// A penalty whose model is held whole by this process (not distributed,
+// qpm/core/distributed.hpp): W and J are assembled matrices and every vector
+// is whole, so a local dot product is the true one. The components written
+// for that case only (the factorizing preconditioners and the Newton
+// multiplier step on their factor, gradient descent and its line search,
+// L-BFGS) take an AssembledPenalty instead of a PenaltyFunction, so that the
+// compiler refuses them a penalty that may be distributed;
+// PenaltyFunction::assembled() makes one only where the model is not.
+class AssembledPenalty {
+ public:
+  PenaltyFunction& penalty() const { return *q_; }
+  PenaltyFunction* operator->() const { return q_; }
+  // W's lower triangle (pattern from construction, values of the last
+  // EvaluateHessian).
+  const SparseMatrix& hessian() const;
+  // J's pattern as a matrix with zero values (a copy: for set-up only).
+  void JacobianPatternMatrix(SparseMatrix* jacobian) const;
+
+ private:
+  friend class PenaltyFunction;
+  explicit AssembledPenalty(PenaltyFunction* q) : q_(q) {}
+  PenaltyFunction* q_;
 };
 
 class PenaltyFunction {
@@ -84,7 +111,7 @@ class PenaltyFunction {
   const PenaltyCounts& counts() const { return counts_; }
   Problem* problem() const { return problem_; }
   // The model is split over processes (Problem::distributed()): J and W are
-  // its operators, and hessian() and JacobianPatternMatrix() are empty.
+  // its operators, and assembled() is empty.
   bool distributed() const { return distributed_; }
 
   // Sizes all vectors of `it` and gives it the shared Jacobian pattern.
@@ -108,19 +135,25 @@ class PenaltyFunction {
   bool EvaluateHessian(const Iterate& it);
   void HessianProduct(const Iterate& it, const Vector& v, Vector* out);
   void HessianDiagonal(VectorRef d) const;  // d = diag(W), size n_x
-  // W's lower triangle (pattern from construction, values of the last
-  // EvaluateHessian) and J's pattern as a matrix with zero values (a copy:
-  // for set-up only), for preconditioners that factor.
-  const SparseMatrix& hessian() const { return hessian_; }
-  void JacobianPatternMatrix(SparseMatrix* jacobian) const;
+  // This penalty as an AssembledPenalty, for the serial-only components;
+  // none for a distributed model.
+  std::optional<AssembledPenalty> assembled() {
+    if (distributed_) return std::nullopt;
+    return AssembledPenalty(this);
+  }
 
   // How J and W are held and applied (penalty.cpp): the assembled matrices
   // here, or a distributed model's operators; chosen once, at construction.
   class Algebra;
 
  private:
+  friend class AssembledPenalty;
   class Assembled;
   class Operators;
+
+  // W's lower triangle and J's pattern (AssembledPenalty).
+  const SparseMatrix& hessian() const { return hessian_; }
+  void JacobianPatternMatrix(SparseMatrix* jacobian) const;
 
   void ReadJacobianPattern();
   void ClearFreeRows(SparseMatrixView jacobian) const;
@@ -139,6 +172,11 @@ class PenaltyFunction {
   Vector lambda_;         // beta c (or lambda + beta c), the multipliers W was formed with
   Vector jv_;             // J_z v, HessianProduct's own m-vector
 };
+
+inline const SparseMatrix& AssembledPenalty::hessian() const { return q_->hessian(); }
+inline void AssembledPenalty::JacobianPatternMatrix(SparseMatrix* jacobian) const {
+  q_->JacobianPatternMatrix(jacobian);
+}
 
 }  // namespace qpm
 

@@ -30,9 +30,9 @@ std::vector<int> SlackColumns(const SlackLayout& z) {
 
 }  // namespace
 
-double CholeskyPreconditioner::ProductBound(const PenaltyFunction& q,
+double CholeskyPreconditioner::ProductBound(const AssembledPenalty& q,
                                             const SparseMatrix& jacobian_pattern) {
-  const std::vector<int> slack = SlackColumns(q.layout());
+  const std::vector<int> slack = SlackColumns(q->layout());
   double bound = 0.0;
   for (int r = 0; r < jacobian_pattern.outerSize(); ++r) {
     const double k = jacobian_pattern.outerIndexPtr()[r + 1] - jacobian_pattern.outerIndexPtr()[r] +
@@ -42,7 +42,7 @@ double CholeskyPreconditioner::ProductBound(const PenaltyFunction& q,
   return bound;
 }
 
-CholeskyPreconditioner::CholeskyPreconditioner(PenaltyFunction* q,
+CholeskyPreconditioner::CholeskyPreconditioner(AssembledPenalty q,
                                                const SparseMatrix& jacobian_pattern)
     : q_(q), cholesky_(MakeSparseCholesky()) {
   BuildPattern(jacobian_pattern);
@@ -55,10 +55,10 @@ CholeskyPreconditioner::CholeskyPreconditioner(PenaltyFunction* q,
 // slots each value lands in are kept for Assemble.
 void CholeskyPreconditioner::BuildPattern(const SparseMatrix& jacobian_pattern) {
   const int n = q_->layout().n();
-  const SparseMatrix& w = q_->hessian();
+  const SparseMatrix& w = q_.hessian();
   const std::vector<int> slack = SlackColumns(q_->layout());
   std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(static_cast<size_t>(w.nonZeros() + n + ProductBound(*q_, jacobian_pattern)));
+  entries.reserve(static_cast<size_t>(w.nonZeros() + n + ProductBound(q_, jacobian_pattern)));
   for (int i = 0; i < w.outerSize(); ++i) {
     for (SparseMatrix::InnerIterator e(w, i); e; ++e) {
       entries.emplace_back(std::max(i, e.index()), std::min(i, e.index()), 0.0);
@@ -111,7 +111,7 @@ void CholeskyPreconditioner::BuildPattern(const SparseMatrix& jacobian_pattern) 
 void CholeskyPreconditioner::Assemble(const Iterate& it) {
   double* h = h_.valuePtr();
   std::fill(h, h + h_.nonZeros(), 0.0);
-  const double* w = q_->hessian().valuePtr();
+  const double* w = q_.hessian().valuePtr();
   for (size_t k = 0; k < w_slot_.size(); ++k) h[w_slot_[k]] += w[k];
   const double beta = q_->merit().beta();
   const SlackLayout& layout = q_->layout();

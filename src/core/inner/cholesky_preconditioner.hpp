@@ -32,11 +32,11 @@ namespace qpm {
 class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
  public:
   // Builds H's pattern from W's and J's and analyses it.
-  CholeskyPreconditioner(PenaltyFunction* q, const SparseMatrix& jacobian_pattern);
+  CholeskyPreconditioner(AssembledPenalty q, const SparseMatrix& jacobian_pattern);
 
   // An upper bound on nnz(J_z^T J_z) from J's pattern, in O(nnz(J)): a row
   // with k entries adds at most k (k + 1) / 2 to the lower triangle.
-  static double ProductBound(const PenaltyFunction& q, const SparseMatrix& jacobian_pattern);
+  static double ProductBound(const AssembledPenalty& q, const SparseMatrix& jacobian_pattern);
 
   const FactorCost& cost() const { return cost_; }
   PreconditionerKind kind() const override { return PreconditionerKind::kCholesky; }
@@ -55,7 +55,7 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   bool FactorWithShift();
   int ChangedEntries(const Vector* free) const;
 
-  PenaltyFunction* q_;
+  AssembledPenalty q_;
   std::unique_ptr<SparseCholesky> cholesky_;
   FactorCost cost_;
   LowerMatrix h_;       // H's lower triangle (values of the last Update)

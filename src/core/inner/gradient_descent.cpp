@@ -2,7 +2,7 @@
 
 namespace qpm {
 
-GradientDescent::GradientDescent(const GradientDescentOptions& options, PenaltyFunction* q)
+GradientDescent::GradientDescent(const GradientDescentOptions& options, AssembledPenalty q)
     : options_(options),
       line_search_(options.line_search),
       q_(q),

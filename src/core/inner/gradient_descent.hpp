@@ -20,14 +20,14 @@ namespace qpm {
 class GradientDescent : public InnerSolver {
  public:
   // `q` outlives the solver; work storage is allocated here, once.
-  GradientDescent(const GradientDescentOptions& options, PenaltyFunction* q);
+  GradientDescent(const GradientDescentOptions& options, AssembledPenalty q);
 
   InnerSummary Minimize(const InnerControl& control, Iterate* x) override;
 
  private:
   GradientDescentOptions options_;
   ArmijoLineSearch line_search_;
-  PenaltyFunction* q_;
+  AssembledPenalty q_;
   Iterate trial_;
   Vector direction_;
   double FirstTrial() const;

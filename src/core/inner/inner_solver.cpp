@@ -145,16 +145,18 @@ bool ReportStep(const InnerControl& control, const Iterate& x, const StepInfo& s
   return false;
 }
 
+// Gradient descent and L-BFGS only on an assembled penalty (a distributed
+// model is refused them before: outer/refusal.hpp).
 std::unique_ptr<InnerSolver> MakeInnerSolver(const Options& options, PenaltyFunction* q) {
-  switch (options.inner_solver) {
-    case InnerSolverType::kGradientDescent:
-      return std::make_unique<GradientDescent>(options.gd, q);
-    case InnerSolverType::kTrustRegion:
-      return std::make_unique<TrustRegion>(options.tr, q);
-    case InnerSolverType::kLbfgs:
-      return std::make_unique<Lbfgs>(options.lbfgs, q);
+  if (options.inner_solver == InnerSolverType::kTrustRegion) {
+    return std::make_unique<TrustRegion>(options.tr, q);
   }
-  return nullptr;
+  const std::optional<AssembledPenalty> assembled = q->assembled();
+  if (!assembled) return nullptr;
+  if (options.inner_solver == InnerSolverType::kGradientDescent) {
+    return std::make_unique<GradientDescent>(options.gd, *assembled);
+  }
+  return std::make_unique<Lbfgs>(options.lbfgs, *assembled);
 }
 
 }  // namespace qpm

@@ -18,7 +18,7 @@ struct Lbfgs::Box {
   std::vector<int> new_active, free;    // of z_c
 };
 
-Lbfgs::Lbfgs(const LbfgsOptions& options, PenaltyFunction* q)
+Lbfgs::Lbfgs(const LbfgsOptions& options, AssembledPenalty q)
     : options_(options), line_search_(options.line_search), q_(q), box_(q->layout().has_bounds()) {
   q_->Allocate(&trial_);
   direction_.resize(q_->layout().n());

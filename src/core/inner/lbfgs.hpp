@@ -60,7 +60,7 @@ void TwoLoopRecursion(const Eigen::MatrixXd& s, const Eigen::MatrixXd& y, const 
 
 class Lbfgs : public InnerSolver {
  public:
-  Lbfgs(const LbfgsOptions& options, PenaltyFunction* q);
+  Lbfgs(const LbfgsOptions& options, AssembledPenalty q);
   ~Lbfgs() override;
 
   InnerSummary Minimize(const InnerControl& control, Iterate* x) override;
@@ -84,7 +84,7 @@ class Lbfgs : public InnerSolver {
 
   LbfgsOptions options_;
   ArmijoLineSearch line_search_;
-  PenaltyFunction* q_;
+  AssembledPenalty q_;
   bool box_;  // L-BFGS-B: the penalty has a finite bound
   Iterate trial_;
   Vector direction_;

@@ -4,7 +4,7 @@
 
 namespace qpm {
 
-bool ArmijoLineSearch::Search(PenaltyFunction* q, const Iterate& x, const Vector& d, double t0,
+bool ArmijoLineSearch::Search(AssembledPenalty q, const Iterate& x, const Vector& d, double t0,
                               Iterate* trial, StepInfo* step) const {
   double t = t0;
   for (int b = 0; b < options_.max_backtracks; ++b, t *= options_.backtrack_factor) {
@@ -28,7 +28,7 @@ bool ArmijoLineSearch::Search(PenaltyFunction* q, const Iterate& x, const Vector
 // Armijo on the chord e = trial - x, psi(s) = Q(x + s e), psi'(0) = g.e:
 // psi(1) <= psi(0) + c1 psi'(0) where Q's values resolve c1 |psi'(0)|, else
 // Hager-Zhang's psi'(1) <= (2 c1 - 1) psi'(0) with psi(1) <= psi(0) + rounding.
-bool ArmijoLineSearch::IsAcceptable(PenaltyFunction* q, const Iterate& x, double slope0,
+bool ArmijoLineSearch::IsAcceptable(AssembledPenalty q, const Iterate& x, double slope0,
                                     Iterate* trial) const {
   last_trial_failed_ = !q->EvaluateValues(trial);
   if (last_trial_failed_) return false;  // failed evaluation: backtrack

@@ -28,14 +28,14 @@ class ArmijoLineSearch {
   // Tries t0, rho t0, rho^2 t0, ... On success `trial` holds x + t d with
   // values and derivatives and `step` describes it; false when no trial
   // was acceptable within max_backtracks (trial then holds garbage).
-  bool Search(PenaltyFunction* q, const Iterate& x, const Vector& d, double t0,
+  bool Search(AssembledPenalty q, const Iterate& x, const Vector& d, double t0,
               Iterate* trial, StepInfo* step) const;
   // After a failed Search: its last trial failed to evaluate (Ipopt's
   // Invalid_Number_Detected when the step cannot be cut back further).
   bool last_trial_failed() const { return last_trial_failed_; }
 
  private:
-  bool IsAcceptable(PenaltyFunction* q, const Iterate& x, double slope0, Iterate* trial) const;
+  bool IsAcceptable(AssembledPenalty q, const Iterate& x, double slope0, Iterate* trial) const;
 
   LineSearchOptions options_;
   mutable bool last_trial_failed_ = false;

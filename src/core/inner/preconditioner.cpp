@@ -119,8 +119,8 @@ LowerMatrix ProductPattern(const SparseMatrix& jacobian) {
 
 class PenaltyPreconditioner : public Preconditioner {
  public:
-  PenaltyPreconditioner(PenaltyFunction* q, const SparseMatrix& jacobian_pattern, bool dense)
-      : q_(q), diag_(q->layout().n()), w_(q->layout().n()), t_(q->layout().m()),
+  PenaltyPreconditioner(AssembledPenalty q, const SparseMatrix& jacobian_pattern, bool dense)
+      : q_(&q.penalty()), diag_(q->layout().n()), w_(q->layout().n()), t_(q->layout().m()),
         y_(q->layout().m()), use_dense_(dense) {
     if (!use_dense_) {
       sparse_ = MakeSparseCholesky();
@@ -190,7 +190,7 @@ bool ProductSparse(double bound, double data) { return bound <= kDenseProductFac
 
 // The user's choice: S dense up to dense_limit rows, else sparse where its
 // pattern allows.
-std::unique_ptr<Preconditioner> MakePenalty(const TrustRegionOptions& options, PenaltyFunction* q,
+std::unique_ptr<Preconditioner> MakePenalty(const TrustRegionOptions& options, AssembledPenalty q,
                                             const SparseMatrix& j) {
   const int m = q->layout().m();
   const bool dense = m <= options.dense_limit;
@@ -264,27 +264,27 @@ class AutoPreconditioner : public Preconditioner {
   std::chrono::steady_clock::time_point last_update_ = std::chrono::steady_clock::now();
 };
 
-std::unique_ptr<Preconditioner> MakeCholesky(const TrustRegionOptions& options, PenaltyFunction* q,
+std::unique_ptr<Preconditioner> MakeCholesky(const TrustRegionOptions& options, AssembledPenalty q,
                                              const SparseMatrix& j, bool require_affordable) {
-  const double data = static_cast<double>(q->hessian().nonZeros()) + j.nonZeros() + q->layout().n();
-  if (!ProductSparse(CholeskyPreconditioner::ProductBound(*q, j), data)) return nullptr;
+  const double data = static_cast<double>(q.hessian().nonZeros()) + j.nonZeros() + q->layout().n();
+  if (!ProductSparse(CholeskyPreconditioner::ProductBound(q, j), data)) return nullptr;
   auto cholesky = std::make_unique<CholeskyPreconditioner>(q, j);
-  const double work = ProductWork(*q, j);
+  const double work = ProductWork(q, j);
   if (!require_affordable || Affordable(cholesky->cost(), work, options)) return cholesky;
   TrustRegionOptions by_memory = options;  // the memory budget still holds
   by_memory.factor_flops_per_product = std::numeric_limits<double>::infinity();
   if (options.auto_trial_fraction <= 0.0 || !Affordable(cholesky->cost(), work, by_memory)) {
     return nullptr;
   }
-  return std::make_unique<AutoPreconditioner>(q, std::move(cholesky), work,
+  return std::make_unique<AutoPreconditioner>(&q.penalty(), std::move(cholesky), work,
                                               options.auto_trial_fraction);
 }
 
 }  // namespace
 
-double ProductWork(const PenaltyFunction& q, const SparseMatrix& jacobian_pattern) {
+double ProductWork(const AssembledPenalty& q, const SparseMatrix& jacobian_pattern) {
   return static_cast<double>(q.hessian().nonZeros()) + 2.0 * jacobian_pattern.nonZeros() +
-         q.layout().n();
+         q->layout().n();
 }
 
 bool Affordable(const FactorCost& cost, double product_work, const TrustRegionOptions& options) {
@@ -303,20 +303,21 @@ std::unique_ptr<Preconditioner> MakePreconditioner(const TrustRegionOptions& opt
     if (model->has_preconditioner()) return std::make_unique<ModelPreconditioner>(q, model);
     return std::make_unique<JacobiPreconditioner>(q);
   }
+  const AssembledPenalty assembled = *q->assembled();
   SparseMatrix j;
-  q->JacobianPatternMatrix(&j);
+  assembled.JacobianPatternMatrix(&j);
   std::unique_ptr<Preconditioner> chosen;
   switch (options.preconditioner) {
     case PreconditionerKind::kNone: return nullptr;
     case PreconditionerKind::kJacobi: break;
-    case PreconditionerKind::kPenalty: chosen = MakePenalty(options, q, j); break;
+    case PreconditionerKind::kPenalty: chosen = MakePenalty(options, assembled, j); break;
     case PreconditionerKind::kCholesky:
-      chosen = MakeCholesky(options, q, j, false);
-      if (!chosen) chosen = MakePenalty(options, q, j);
+      chosen = MakeCholesky(options, assembled, j, false);
+      if (!chosen) chosen = MakePenalty(options, assembled, j);
       break;
     case PreconditionerKind::kAuto:
     case PreconditionerKind::kModeDefault:  // unresolved (a trust region built outside Solve): auto
-      chosen = MakeCholesky(options, q, j, true);
+      chosen = MakeCholesky(options, assembled, j, true);
       break;
   }
   if (!chosen) chosen = std::make_unique<JacobiPreconditioner>(q);

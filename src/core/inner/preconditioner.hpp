@@ -60,7 +60,7 @@ class Preconditioner : public CgPreconditioner {
 // (the unit of CG's work): see docs/algorithm.md, "Choosing the preconditioner".
 bool Affordable(const FactorCost& cost, double product_work, const TrustRegionOptions& options);
 // nnz(W) + 2 nnz(J) + n: the flops of one product with H, up to a factor 2.
-double ProductWork(const PenaltyFunction& q, const SparseMatrix& jacobian_pattern);
+double ProductWork(const AssembledPenalty& q, const SparseMatrix& jacobian_pattern);
 
 // The preconditioner options.preconditioner names, for q's patterns; null
 // for kNone. kAuto and a penalty preconditioner whose S would be dense are

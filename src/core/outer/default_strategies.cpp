@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "core/outer/strategies.hpp"
 #include "core/multipliers.hpp"
@@ -174,7 +175,7 @@ class FirstOrderMultipliers : public MultiplierUpdate {
     wait_ = skip_ = 0;
     if (Dual(*q, x).dual_inf > DualInfeasibilityAtMultipliers(*q, x, q->workspace())) return;
     Vector lambda = q->merit().multipliers();
-    if (!Step(x, newton, *q, &lambda)) lambda += q->merit().beta() * x.c;
+    if (!Step(x, newton, q, &lambda)) lambda += q->merit().beta() * x.c;
     Project(o_.multipliers.max_multiplier, &lambda);
     q->merit().SetMultipliers(lambda);
   }
@@ -229,7 +230,7 @@ class FirstOrderMultipliers : public MultiplierUpdate {
 
  protected:
   // lambda += another step than the first-order one; false: none made.
-  virtual bool Step(const Iterate&, FaceSolve*, const PenaltyFunction&, Vector*) { return false; }
+  virtual bool Step(const Iterate&, FaceSolve*, PenaltyFunction*, Vector*) { return false; }
 
   const Options o_;
 };
@@ -242,10 +243,11 @@ class NewtonMultipliers : public FirstOrderMultipliers {
   using FirstOrderMultipliers::FirstOrderMultipliers;
 
  private:
-  bool Step(const Iterate& x, FaceSolve* newton, const PenaltyFunction& q,
-            Vector* lambda) override {
-    if (MaxNorm(q, x.c) > o_.multipliers.newton_max_violation) return false;
-    return NewtonMultiplierStep(q, x, o_.multipliers.newton_cg_iter, newton, lambda);
+  bool Step(const Iterate& x, FaceSolve* newton, PenaltyFunction* q, Vector* lambda) override {
+    if (MaxNorm(*q, x.c) > o_.multipliers.newton_max_violation) return false;
+    const std::optional<AssembledPenalty> assembled = q->assembled();  // a factor needs one
+    if (!assembled) return false;
+    return NewtonMultiplierStep(*assembled, x, o_.multipliers.newton_cg_iter, newton, lambda);
   }
 };
 
