@@ -372,12 +372,12 @@ BOOST_AUTO_TEST_CASE(DefaultSolveOfABoundedQpWithSlacksUsesTheFactorizationAndCo
 BOOST_AUTO_TEST_CASE(FaceSolveInvertsHOnTheFaceAndRefusesAnIndefiniteOneWithoutShifting) {
   Loaded definite = LoadedBand(40, 4.0, 1e4);
   const auto m = Make(qpm::PreconditionerKind::kCholesky, &definite.q);
-  qpm::FaceSolve* solve = m->face_solve();
+  qpm::FaceSolve* solve = m->LendFactorization();
   BOOST_REQUIRE(solve);
   const int n = definite.q.layout().n();
   Vector free = Vector::Ones(n);
   for (int i = 1; i < n; i += 4) free[i] = 0.0;
-  BOOST_TEST(solve->Factor(definite.it, free));
+  BOOST_TEST(solve->EvaluateAndFactor(definite.it, free));
   const Eigen::MatrixXd h = DenseH(&definite);
   const Vector v = Vector::LinSpaced(n, -1.0, 2.0).cwiseProduct(free);
   Vector z(n);
@@ -387,7 +387,7 @@ BOOST_AUTO_TEST_CASE(FaceSolveInvertsHOnTheFaceAndRefusesAnIndefiniteOneWithoutS
 
   Loaded indefinite = LoadedBand(40, -3.0, 1.0);
   const auto shifted = Make(qpm::PreconditionerKind::kCholesky, &indefinite.q);
-  BOOST_TEST(!shifted->face_solve()->Factor(indefinite.it, Vector::Ones(indefinite.q.layout().n())));
+  BOOST_TEST(!shifted->LendFactorization()->EvaluateAndFactor(indefinite.it, Vector::Ones(indefinite.q.layout().n())));
   BOOST_TEST(shifted->factorizations() == 1);  // no shift tried
-  BOOST_TEST(!Make(qpm::PreconditionerKind::kJacobi, &indefinite.q)->face_solve());
+  BOOST_TEST(!Make(qpm::PreconditionerKind::kJacobi, &indefinite.q)->LendFactorization());
 }

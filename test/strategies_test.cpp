@@ -247,8 +247,8 @@ Vector OneUpdate(const qpm::Options& o, double beta, Vector* lambda_star) {
   qpm::TrustRegionOptions cholesky;
   cholesky.preconditioner = qpm::PreconditionerKind::kCholesky;
   const auto factor = qpm::MakePreconditioner(cholesky, &q);
-  BOOST_REQUIRE(factor->face_solve());
-  s.multipliers->Update(x, factor->face_solve(), &q);
+  BOOST_REQUIRE(factor->LendFactorization());
+  s.multipliers->Update(x, factor->LendFactorization(), &q);
   *lambda_star = (a * a.transpose()).ldlt().solve(a * d - b);
   return q.merit().multipliers();
 }

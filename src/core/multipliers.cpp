@@ -215,7 +215,7 @@ bool NewtonMultiplierStep(const AssembledPenalty& assembled, const Iterate& x, i
   for (int i = 0; i < z.n(); ++i) {
     if (OnBound(z, x, i)) free[i] = 0.0;
   }
-  if (!solve->Factor(x, free)) return false;
+  if (!solve->EvaluateAndFactor(x, free)) return false;
   DualHessian s(q, x, free, solve);
   const double beta = q.merit().beta();
   const Vector first = beta * x.c;

@@ -179,7 +179,7 @@ bool CholeskyPreconditioner::FactorWithShift() {
 
 // H_FF itself or nothing: no shift is tried (nor remembered for the trust
 // region's next factorization).
-bool CholeskyPreconditioner::Factor(const Iterate& x, const Vector& free) {
+bool CholeskyPreconditioner::EvaluateAndFactor(const Iterate& x, const Vector& free) {
   if (!q_->EvaluateHessian(x)) return false;
   Assemble(x);
   FillFace(&free);

@@ -43,8 +43,8 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   bool exact() const override { return true; }
   bool Update(const Iterate& it) override;
   void Apply(const Vector& r, const Vector* free, Vector* z) override;
-  FaceSolve* face_solve() override { return this; }
-  bool Factor(const Iterate& x, const Vector& free) override;
+  FaceSolve* LendFactorization() override { return this; }
+  bool EvaluateAndFactor(const Iterate& x, const Vector& free) override;
   void Solve(const Vector& r, Vector* z) override { cholesky_->Solve(r, z); }
 
  private:

@@ -105,9 +105,10 @@ class InnerSolver {
   virtual long factorizations() const { return 0; }
   // The CG preconditioner's name (inner/preconditioner.hpp), "" without CG.
   virtual const char* preconditioner() const { return ""; }
-  // Solves with the Hessian of Q on a face, from the factorization of the
-  // CG preconditioner; null when there is none.
-  virtual FaceSolve* face_solve() { return nullptr; }
+  // The CG preconditioner's factorization of the Hessian of Q, lent between
+  // subproblems to solve on a face (face_solve.hpp: the borrower replaces
+  // it); null when there is none.
+  virtual FaceSolve* LendFactorization() { return nullptr; }
 };
 
 // The inner solver Options::inner_solver names, over `q`.

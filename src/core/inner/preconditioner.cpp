@@ -220,7 +220,7 @@ class AutoPreconditioner : public Preconditioner {
   bool exact() const override { return kind() == PreconditionerKind::kCholesky; }
   // Not during the trial step: a factorization the trial has yet to justify
   // is not repeated for the multiplier step.
-  FaceSolve* face_solve() override {
+  FaceSolve* LendFactorization() override {
     return phase_ == Phase::kCholesky ? cholesky_.get() : nullptr;
   }
   bool Update(const Iterate& it) override {

@@ -50,7 +50,7 @@ class Preconditioner : public CgPreconditioner {
   virtual bool exact() const { return false; }
   // Solves with H on a face from the factorization M is made of, or null
   // when M is not a factorization of H.
-  virtual FaceSolve* face_solve() { return nullptr; }
+  virtual FaceSolve* LendFactorization() { return nullptr; }
 
  protected:
   long factorizations_ = 0;  // numeric sparse or dense factorizations so far

@@ -38,8 +38,8 @@ class TrustRegion : public InnerSolver {
   long factorizations() const override {
     return preconditioner_ ? preconditioner_->factorizations() : 0;
   }
-  FaceSolve* face_solve() override {
-    return preconditioner_ ? preconditioner_->face_solve() : nullptr;
+  FaceSolve* LendFactorization() override {
+    return preconditioner_ ? preconditioner_->LendFactorization() : nullptr;
   }
   const char* preconditioner() const override {
     return preconditioner_ ? preconditioner_->name() : ToString(PreconditionerKind::kNone);

@@ -182,10 +182,11 @@ OuterLoop::Next OuterLoop::VerdictOnShortSubproblem(const InnerSummary& inner) {
 }
 
 // lambda_{k+1}, then beta_{k+1} (method_). The Newton multiplier step
-// factors on the trust region's factorization, lent for this call
-// (InnerSolver::face_solve).
+// evaluates W at x_{k+1} and factors on the inner solver's factorization,
+// lent for this call (face_solve.hpp).
 void OuterLoop::UpdateMultipliersAndPenalty(const InnerSummary& inner, int k) {
-  method_.multipliers->Update(current(), inner_->face_solve(), &q_);
+  FaceSolve* const lent = inner_->LendFactorization();
+  method_.multipliers->Update(current(), lent, &q_);
   q_.merit().set_beta(method_.penalty->Next(q_.merit().beta(), current(), inner.iterations, k));
 }
 
