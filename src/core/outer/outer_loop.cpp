@@ -15,11 +15,10 @@ OuterLoop::OuterLoop(Problem* problem, const Options& options, const Callbacks& 
       method_(MakeStrategies(options, scaling, q_)),
       points_(&q_),
       extrapolation_(options.extrapolate),
-      runaway_(options, *method_.runaway),
-      infeasibility_(options, method_),
       stalls_(options),
       acceptable_(method_.convergence->acceptable_iter()),
-      report_(callbacks, scaling, start_cpu) {
+      report_(callbacks, scaling, start_cpu),
+      restarts_(options, &method_, &q_, &points_, &acceptable_, &report_) {
   if (q_.distributed()) deadline_.Share(q_.layout().reduce());
   q_.merit().set_max_norm_stationarity(method_.convergence->max_norm());
 }
@@ -28,13 +27,7 @@ OuterLoop::OuterLoop(Problem* problem, const Options& options, const Callbacks& 
 // Q(x_0)} (5.2), ends with (2.3) and (2.4), then the verdict, then lambda
 // and beta for the next one (method_ says how, for either mode).
 Summary OuterLoop::Run(const Vector& x0, const Vector& lambda0) {
-  const std::string refusal = Refusal(options_, q_);
-  if (!refusal.empty()) return StartFailed(x0);
-  if (!Start(x0, lambda0)) {
-    report_.summary().x = x0;
-    return Finish(TerminationType::kInvalidNumberAtStart,
-                  "the model returned an error or a non-finite value at the start point");
-  }
+  if (!Refusal(options_, q_).empty() || !Start(x0, lambda0)) return StartFailed(x0);
   const bool go_on = report_.Notify(current(), StepInfo(), q_, method_.tolerance->Tolerance(), false);
   if (!go_on) return Finish(TerminationType::kUserStop, "stopped by the user callback");
   for (int k = 0; k < options_.max_outer_iter; ++k) {
@@ -46,7 +39,7 @@ Summary OuterLoop::Run(const Vector& x0, const Vector& lambda0) {
     points_.SaveStart();
     const InnerSummary inner = SolveSubproblem();
     if (inner.status == InnerStatus::kRunaway) {
-      if (RecoverFromRunaway(q_start, inner)) continue;
+      if (restarts_.RecoverFromRunaway(q_start, inner, inner_->factorizations())) continue;
       return Finish(TerminationType::kDiverging,
                     "the iterates ran away: the objective seems unbounded below (||x||_inf > "
                     "diverging_iterates_tol, or f falling without bound on the feasible set)");
@@ -68,7 +61,7 @@ Summary OuterLoop::StartFailed(const Vector& x0) {
   const std::string refusal = Refusal(options_, q_);
   if (!refusal.empty()) return Finish(TerminationType::kInvalidOptions, refusal);
   return Finish(TerminationType::kInvalidNumberAtStart,
-                "the model returned an error or a non-finite derivative at the start point");
+                "the model returned an error or a non-finite value at the start point");
 }
 
 // x_0 projected on the bounds, slacks at g(x_0) projected on the row
@@ -108,7 +101,7 @@ double OuterLoop::PrepareSubproblem(int k) {
 }
 
 // Stops at (2.4) with tau of Definition 2.1, or where the mode's own test
-// holds, within the limits (runaway_ sets its own).
+// holds, within the limits (the runaway policy sets its own).
 InnerSummary OuterLoop::SolveSubproblem() {
   InnerControl control;
   method_.tolerance->Start(current());
@@ -122,7 +115,7 @@ InnerSummary OuterLoop::SolveSubproblem() {
   control.deadline = &deadline_;
   control.stall_rounding = options_.stall_rounding;
   control.max_abs_z = options_.diverging_iterates_tol;
-  runaway_.SetLimits(current(), &control);
+  restarts_.runaway().SetLimits(current(), &control);
   control.on_iteration = [this](const Iterate& x, const StepInfo& step) {
     return report_.Notify(x, step, q_, method_.tolerance->Tolerance(), true);
   };
@@ -154,8 +147,8 @@ OuterLoop::Next OuterLoop::Verdict(const InnerSummary& inner, int k) {
     Conclude(TerminationType::kAcceptable, "acceptable level held for acceptable_iter outer iterations");
     return Next::kStop;
   }
-  if (!infeasibility_.Stuck(report_.outer(), k, q_, current())) return Next::kUpdate;
-  if (TrySecondStart(inner)) return Next::kRestarted;
+  if (!restarts_.infeasibility().Stuck(report_.outer(), k, q_, current())) return Next::kUpdate;
+  if (restarts_.TrySecondStart(inner)) return Next::kRestarted;
   points_.RestoreLeastViolation();
   Conclude(TerminationType::kInfeasible,
            "||c|| stopped decreasing while beta grew: a stationary point of the constraint "
@@ -167,8 +160,8 @@ OuterLoop::Next OuterLoop::Verdict(const InnerSummary& inner, int k) {
 // from x_0, a verdict of local infeasibility, or the end its status says.
 OuterLoop::Next OuterLoop::VerdictOnShortSubproblem(const InnerSummary& inner) {
   const bool stalled = inner.status == InnerStatus::kStalled;
-  if (stalled && TrySecondStart(inner)) return Next::kRestarted;
-  if (stalled && infeasibility_.StalledAtStationaryPoint(report_.outer(), q_, current(), Acceptable())) {
+  if (stalled && restarts_.TrySecondStart(inner)) return Next::kRestarted;
+  if (stalled && restarts_.infeasibility().StalledAtStationaryPoint(report_.outer(), q_, current(), Acceptable())) {
     points_.RestoreLeastViolation();
     Conclude(TerminationType::kInfeasible,
              "stalled at a stationary point of the constraint violation, from x_0 too "
@@ -188,57 +181,6 @@ void OuterLoop::UpdateMultipliersAndPenalty(const InnerSummary& inner, int k) {
   FaceSolve* const lent = inner_->LendFactorization();
   method_.multipliers->Update(current(), lent, &q_);
   q_.merit().set_beta(method_.penalty->Next(q_.merit().beta(), current(), inner.iterations, k));
-}
-
-// The second start from x_0 where the mode allows one; true when made.
-bool OuterLoop::TrySecondStart(const InnerSummary& inner) {
-  const bool may = infeasibility_.second_start_available() && !inner.evaluation_failed;
-  if (!may || Acceptable()) return false;
-  return RestartFromX0();
-}
-
-// The next subproblem starts from x_0 with lambda = 0 and the beta of
-// PenaltyUpdate::Restart; false when x_0's derivatives fail now (the
-// restart is then used up all the same).
-bool OuterLoop::RestartFromX0() {
-  infeasibility_.UseSecondStart();
-  if (!points_.RestoreX0()) return false;
-  q_.merit().set_beta(method_.penalty->Restart(q_.merit().beta(), q_, current()));
-  method_.multipliers->Reset(&q_);
-  q_.merit().Refresh(&current());
-  method_.tolerance->Reset();
-  acceptable_.Reset();
-  return true;
-}
-
-// A runaway subproblem (runaway_policy.hpp): the descent followed, a
-// restart from the subproblem's start, or, above the feasibility tolerance,
-// the second start from x_0; false: the solve ends, diverged.
-bool OuterLoop::RecoverFromRunaway(double q_start, const InnerSummary& inner) {
-  const RunawayTest::Feasible what = runaway_.Classify(inner);
-  if (what == RunawayTest::Feasible::kDiverged) return false;
-  if (what == RunawayTest::Feasible::kFollow) {  // x_{k+1} = the runaway point: (2.3) holds
-    runaway_.Follow();
-    report_.last().followed = true;
-    report_.Record(q_start, inner, &q_, current(), inner_->factorizations());
-    return true;
-  }
-  if (RestartAfterRunaway(q_start, inner)) return true;
-  if (!runaway_.Infeasible(inner) || !TrySecondStart(inner)) return false;
-  runaway_.ResetRestarts();
-  return true;
-}
-
-// x_{k+1} = x_start, which keeps (2.3), and beta grows by the runaway
-// factor; false once RunawayPolicy::CountRestart says no more.
-bool OuterLoop::RestartAfterRunaway(double q_start, const InnerSummary& inner) {
-  const bool restored = points_.RestoreStart();
-  InnerSummary restart = inner;
-  restart.tau = method_.tolerance->Tolerance()(current().c_norm());
-  report_.Record(q_start, restart, &q_, current(), inner_->factorizations());
-  if (!restored || !runaway_.CountRestart(inner)) return false;
-  q_.merit().set_beta(q_.merit().beta() * method_.penalty->runaway_factor());
-  return true;
 }
 
 Summary OuterLoop::Finish(TerminationType type, const std::string& message) {

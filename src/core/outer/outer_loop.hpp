@@ -2,8 +2,8 @@
 // verdict after each subproblem. Where the paper's method and the default
 // mode differ is in the strategies (strategies.hpp); the safeguards beyond
 // the paper are small objects the loop owns (saved_points.hpp,
-// path_extrapolation.hpp, runaway_policy.hpp, safeguards.hpp) and its
-// reporting is the SummaryWriter's.
+// path_extrapolation.hpp, restarts.hpp, safeguards.hpp) and its reporting
+// is the SummaryWriter's.
 #ifndef QPM_CORE_OUTER_OUTER_LOOP_HPP_
 #define QPM_CORE_OUTER_OUTER_LOOP_HPP_
 
@@ -11,9 +11,8 @@
 #include <string>
 
 #include "core/inner/inner_solver.hpp"
-#include "core/outer/local_infeasibility.hpp"
 #include "core/outer/path_extrapolation.hpp"
-#include "core/outer/runaway_policy.hpp"
+#include "core/outer/restarts.hpp"
 #include "core/outer/safeguards.hpp"
 #include "core/outer/saved_points.hpp"
 #include "core/outer/strategies.hpp"
@@ -32,7 +31,7 @@ class OuterLoop {
 
   // From x0, with the user's multipliers `lambda0` (warm start) or empty.
   Summary Run(const Vector& x0, const Vector& lambda0);
-  // The model failed where the scaling evaluates it (x_0), as Run would fail.
+  // The options are refused, or the model failed where the scaling evaluates it (x_0).
   Summary StartFailed(const Vector& x0);
 
  private:
@@ -49,12 +48,6 @@ class OuterLoop {
   bool Acceptable() const { return method_.convergence->Acceptable(q_, current()); }
   // ||c|| before the subproblem just solved: at x_k, or x_0 for the first.
   double ViolationBefore() const { return report_.ViolationBefore(points_.x0().c_squared); }
-  // Mechanisms beyond the paper that act (docs/algorithm.md, "Beyond the paper").
-  bool TrySecondStart(const InnerSummary& inner);
-  bool RestartFromX0();
-  bool RecoverFromRunaway(double q_start, const InnerSummary& inner);
-  bool RestartAfterRunaway(double q_start, const InnerSummary& inner);
-  // Reporting.
   Summary Finish(TerminationType type, const std::string& message);
   void Conclude(TerminationType type, const std::string& message);
 
@@ -67,12 +60,11 @@ class OuterLoop {
   Strategies method_;  // where the paper's method and the default mode differ
   SavedPoints points_;
   PathExtrapolation extrapolation_;
-  RunawayPolicy runaway_;
-  LocalInfeasibility infeasibility_;
   StallAllowance stalls_;
   AcceptableCount acceptable_;
-  std::unique_ptr<InnerSolver> inner_;
   SummaryWriter report_;
+  Restarts restarts_;  // the second start and runaway recovery
+  std::unique_ptr<InnerSolver> inner_;
 };
 
 }  // namespace qpm

@@ -53,7 +53,7 @@ class PenaltyUpdate {
   virtual double Start(const PenaltyFunction& q, const Iterate& x0) = 0;
   // beta_{k+1} after subproblem k ended at x after `inner_iterations`.
   virtual double Next(double beta, const Iterate& x, long inner_iterations, int k) = 0;
-  // beta for the second start from x_0 (OuterLoop::RestartFromX0).
+  // beta for the second start from x_0 (Restarts::RestartFromX0).
   virtual double Restart(double beta, const PenaltyFunction& q, const Iterate& x0) = 0;
   // beta grows by this on a runaway restart: max(runaway_penalty_factor, alpha_k).
   virtual double runaway_factor() const = 0;
