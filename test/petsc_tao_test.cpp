@@ -284,3 +284,243 @@ BOOST_AUTO_TEST_CASE(QpmHonoursTwoSidedInequalityBounds) {
   Problem::Check(p.x, [](PetscInt i) { return i == 0 ? -0.5 : i + 1.0; }, 1e-7);
   VecDestroy(&il), VecDestroy(&iu);
 }
+
+namespace {
+
+// The first error message PETSc raises while it is pushed (every process
+// raises the same one for a set-up error).
+struct ErrorCatcher {
+  std::string message;
+  ErrorCatcher() { PetscPushErrorHandler(Handler, this); }
+  ~ErrorCatcher() { PetscPopErrorHandler(); }
+  static PetscErrorCode Handler(MPI_Comm, int, const char*, const char*, PetscErrorCode n,
+                                PetscErrorType p, const char* mess, void* ctx) {
+    auto* self = static_cast<ErrorCatcher*>(ctx);
+    if (p == PETSC_ERROR_INITIAL && self->message.empty() && mess) self->message = mess;
+    return n;
+  }
+};
+
+// TaoSolve fails, naming `routine`.
+void CheckRefused(Problem* p, const std::string& routine) {
+  ErrorCatcher errors;
+  TaoSetFromOptions(p->tao);
+  BOOST_CHECK_NE(TaoSolve(p->tao), 0);
+  BOOST_CHECK_MESSAGE(errors.message.find(routine) != std::string::npos,
+                      "the error names " << routine << ": " << errors.message);
+}
+
+PetscErrorCode Residual(Tao, Vec x, Vec r, void*) { return VecCopy(x, r); }
+PetscErrorCode AnyJacobian(Tao, Vec, Mat, Mat, void*) { return 0; }
+
+}  // namespace
+
+// A routine TAO holds and qpm does not read ends the solve with an error
+// naming it: never a solve that leaves out part of the problem.
+BOOST_AUTO_TEST_CASE(QpmRefusesAResidualRoutineByName) {
+  Problem p;
+  Vec r = Vector(kN, 0.0);
+  TaoSetResidualRoutine(p.tao, r, Residual, nullptr);
+  CheckRefused(&p, "TaoSetResidualRoutine");
+  VecDestroy(&r);
+}
+
+BOOST_AUTO_TEST_CASE(QpmRefusesAGeneralJacobianRoutineByName) {
+  Problem p;
+  p.AddEquality();
+  TaoSetJacobianRoutine(p.tao, p.je, p.je, AnyJacobian, nullptr);
+  CheckRefused(&p, "TaoSetJacobianRoutine");
+}
+
+BOOST_AUTO_TEST_CASE(QpmRefusesConstraintsWithoutStateAndDesignJacobiansByName) {
+  Problem p;
+  Vec c = Vector(1, 0.0);
+  TaoSetConstraintsRoutine(p.tao, c, SumRow, nullptr);
+  CheckRefused(&p, "TaoSetJacobianStateRoutine");
+  VecDestroy(&c);
+}
+
+BOOST_AUTO_TEST_CASE(QpmRefusesEqualityConstraintsWithoutTheirJacobianByName) {
+  Problem p;
+  p.ce = Vector(1, 0.0);
+  TaoSetEqualityConstraintsRoutine(p.tao, p.ce, SumRow, nullptr);
+  CheckRefused(&p, "TaoSetJacobianEqualityRoutine");
+}
+
+BOOST_AUTO_TEST_CASE(QpmRefusesInequalityBoundsWithoutInequalitiesByName) {
+  Problem p;
+  Vec il = Vector(1, 0.0), iu = Vector(1, 1.0);
+  TaoSetInequalityBounds(p.tao, il, iu);
+  CheckRefused(&p, "TaoSetInequalityBounds");
+  VecDestroy(&il), VecDestroy(&iu);
+}
+
+BOOST_AUTO_TEST_CASE(QpmRefusesAGradientNormByName) {
+  Problem p;
+  TaoSetGradientNorm(p.tao, p.h);
+  CheckRefused(&p, "TaoSetGradientNorm");
+}
+
+namespace {
+
+// TAOLCL's form: x = (y, u) over TaoSetStateDesignIS, c(y, u) = y - u.^2 = 0,
+// f = 1/2 ||y - a||^2 + 1/2 ||u||^2 (a_i = i + 1), the Jacobian blocks as
+// shell matrices, J_state = I and J_design = diag(-2 u), no Hessian
+// routine. As in PETSc's own PDE programs, every user routine moves the
+// point the shells apply at (ctx.u), so a product at a kept point needs its
+// Jacobian routine called again. Each process owns (y, u) of its rows.
+// Solution: u_i = sqrt(a_i - 1/2), y_i = a_i - 1/2, DE = a - y = 1/2.
+struct StateDesign {
+  PetscInt start = 0, local = 0;  // this process's rows of y (and of u)
+  Vec x = nullptr, c = nullptr, u = nullptr;
+  IS state = nullptr, design = nullptr;
+  Mat js = nullptr, jd = nullptr;
+  Tao tao = nullptr;
+
+  static StateDesign& Of(void* ctx) { return *static_cast<StateDesign*>(ctx); }
+  static StateDesign& Of(Mat m) {
+    void* ctx;
+    MatShellGetContext(m, &ctx);
+    return Of(ctx);
+  }
+  // ctx.u <- x's design part (what every routine below does first).
+  PetscErrorCode TakeDesign(Vec x) {
+    Vec part;
+    PetscFunctionBeginUser;
+    PetscCall(VecGetSubVector(x, design, &part));
+    PetscCall(VecCopy(part, u));
+    PetscCall(VecRestoreSubVector(x, design, &part));
+    PetscFunctionReturn(0);
+  }
+  static PetscErrorCode Objective(Tao, Vec x, PetscReal* f, Vec g, void* ctx) {
+    StateDesign& p = Of(ctx);
+    PetscFunctionBeginUser;
+    PetscCall(p.TakeDesign(x));
+    const PetscScalar* xa;
+    PetscScalar* ga;
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArray(g, &ga));
+    double local = 0.0;
+    for (PetscInt k = 0; k < p.local; ++k) {
+      const double dy = xa[k] - (p.start + k + 1.0), u = xa[p.local + k];
+      ga[k] = dy, ga[p.local + k] = u;
+      local += 0.5 * (dy * dy + u * u);
+    }
+    PetscCall(VecRestoreArrayRead(x, &xa));
+    PetscCall(VecRestoreArray(g, &ga));
+    PetscCallMPI(MPI_Allreduce(&local, f, 1, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD));
+    PetscFunctionReturn(0);
+  }
+  static PetscErrorCode Constraints(Tao, Vec x, Vec c, void* ctx) {
+    StateDesign& p = Of(ctx);
+    PetscFunctionBeginUser;
+    PetscCall(p.TakeDesign(x));
+    const PetscScalar* xa;
+    PetscScalar* ca;
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArray(c, &ca));
+    for (PetscInt k = 0; k < p.local; ++k) ca[k] = xa[k] - xa[p.local + k] * xa[p.local + k];
+    PetscCall(VecRestoreArrayRead(x, &xa));
+    PetscCall(VecRestoreArray(c, &ca));
+    PetscFunctionReturn(0);
+  }
+  static PetscErrorCode StateJacobian(Tao, Vec x, Mat, Mat, Mat, void* ctx) {
+    return Of(ctx).TakeDesign(x);
+  }
+  static PetscErrorCode DesignJacobian(Tao, Vec x, Mat, void* ctx) { return Of(ctx).TakeDesign(x); }
+  static PetscErrorCode Identity(Mat, Vec in, Vec out) { return VecCopy(in, out); }
+  static PetscErrorCode DesignTimes(Mat m, Vec in, Vec out) {  // diag(-2 u), symmetric
+    PetscFunctionBeginUser;
+    PetscCall(VecPointwiseMult(out, Of(m).u, in));
+    PetscCall(VecScale(out, -2.0));
+    PetscFunctionReturn(0);
+  }
+
+  StateDesign() {
+    PetscMPIInt rank, size;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    MPI_Comm_size(PETSC_COMM_WORLD, &size);
+    local = kN / size + (rank < kN % size ? 1 : 0);
+    MPI_Exscan(&local, &start, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD);
+    if (rank == 0) start = 0;
+    VecCreateMPI(PETSC_COMM_WORLD, 2 * local, 2 * kN, &x);
+    VecSet(x, 1.0);
+    VecCreateMPI(PETSC_COMM_WORLD, local, kN, &c);
+    VecDuplicate(c, &u);
+    ISCreateStride(PETSC_COMM_WORLD, local, 2 * start, 1, &state);
+    ISCreateStride(PETSC_COMM_WORLD, local, 2 * start + local, 1, &design);
+    MatCreateShell(PETSC_COMM_WORLD, local, local, kN, kN, this, &js);
+    MatShellSetOperation(js, MATOP_MULT, (void (*)(void))Identity);
+    MatShellSetOperation(js, MATOP_MULT_TRANSPOSE, (void (*)(void))Identity);
+    MatCreateShell(PETSC_COMM_WORLD, local, local, kN, kN, this, &jd);
+    MatShellSetOperation(jd, MATOP_MULT, (void (*)(void))DesignTimes);
+    MatShellSetOperation(jd, MATOP_MULT_TRANSPOSE, (void (*)(void))DesignTimes);
+    TaoCreate(PETSC_COMM_WORLD, &tao);
+    TaoSetType(tao, TAOQPM);
+    TaoSetSolution(tao, x);
+    TaoSetObjectiveAndGradient(tao, nullptr, Objective, this);
+    TaoSetConstraintsRoutine(tao, c, Constraints, this);
+    TaoSetJacobianStateRoutine(tao, js, js, nullptr, StateJacobian, this);
+    TaoSetJacobianDesignRoutine(tao, jd, DesignJacobian, this);
+    TaoSetStateDesignIS(tao, state, design);
+    TaoSetTolerances(tao, 1e-9, 0.0, 0.0);
+    TaoSetConstraintTolerances(tao, 1e-9, 0.0);
+  }
+  ~StateDesign() {
+    TaoDestroy(&tao);
+    for (Vec* v : {&x, &c, &u}) VecDestroy(v);
+    for (IS* is : {&state, &design}) ISDestroy(is);
+    for (Mat* m : {&js, &jd}) MatDestroy(m);
+  }
+  // x's entries against y(i) and u(i) for the global row i.
+  template <class Y, class U>
+  void Check(Y y, U u, double tol) const {
+    const PetscScalar* a;
+    VecGetArrayRead(x, &a);
+    for (PetscInt k = 0; k < local; ++k) {
+      BOOST_CHECK_SMALL(a[k] - y(start + k), tol);
+      BOOST_CHECK_SMALL(a[local + k] - u(start + k), tol);
+    }
+    VecRestoreArrayRead(x, &a);
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(QpmSolvesTaoLclsStateDesignFormWithShellJacobiansAndNoHessian) {
+  StateDesign p;
+  TaoSetFromOptions(p.tao);
+  BOOST_REQUIRE_EQUAL(TaoSolve(p.tao), 0);
+  TaoConvergedReason reason;
+  TaoGetConvergedReason(p.tao, &reason);
+  BOOST_REQUIRE_GT(reason, 0);
+  p.Check([](PetscInt i) { return i + 0.5; }, [](PetscInt i) { return std::sqrt(i + 0.5); }, 1e-6);
+  Vec de, di;
+  TaoGetDualVariables(p.tao, &de, &di);
+  BOOST_REQUIRE(de);
+  Problem::Check(de, [](PetscInt) { return 0.5; }, 1e-6);
+}
+
+// Bounds on the design: u <= 6/5 holds u_i = 6/5, y_i = 36/25 for
+// a_i - 1/2 > 36/25 (i >= 1); u_0 = sqrt(1/2) is free.
+BOOST_AUTO_TEST_CASE(QpmHonoursBoundsOnTheDesignInTaoLclsForm) {
+  StateDesign p;
+  Vec xl, xu;
+  VecDuplicate(p.x, &xl);
+  VecDuplicate(p.x, &xu);
+  VecSet(xl, PETSC_NINFINITY);
+  VecSet(xu, PETSC_INFINITY);
+  Vec part;
+  VecGetSubVector(xu, p.design, &part);
+  VecSet(part, 1.2);
+  VecRestoreSubVector(xu, p.design, &part);
+  TaoSetVariableBounds(p.tao, xl, xu);
+  TaoSetFromOptions(p.tao);
+  BOOST_REQUIRE_EQUAL(TaoSolve(p.tao), 0);
+  TaoConvergedReason reason;
+  TaoGetConvergedReason(p.tao, &reason);
+  BOOST_REQUIRE_GT(reason, 0);
+  p.Check([](PetscInt i) { return i == 0 ? 0.5 : 1.44; },
+          [](PetscInt i) { return i == 0 ? std::sqrt(0.5) : 1.2; }, 1e-6);
+  VecDestroy(&xl), VecDestroy(&xu);
+}

@@ -2,6 +2,8 @@
 
 #include <petsc/private/taoimpl.h>
 
+#include "petsc/tao_routines.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -46,6 +48,22 @@ PetscErrorCode Copy(Vec from, double* to, double sign = 1.0) {
   PetscFunctionReturn(0);
 }
 
+// A matrix whose values MatDuplicate and MatCopy copy and MatGetRow reads
+// (a shell's or a nest's would share or lack them).
+bool Assembled(Mat m) {
+  PetscBool match = PETSC_FALSE;
+  if (!m) return true;
+  PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(m), &match, MATSEQAIJ, MATMPIAIJ,
+                            MATSEQBAIJ, MATMPIBAIJ, MATSEQDENSE, MATMPIDENSE, "");
+  return match;
+}
+
+// The equality rows' Vec: the equality routine's, or TaoSetConstraintsRoutine's.
+Vec EqualityRows(Tao tao) {
+  if (HasStateDesignConstraints(tao)) return tao->constraints;
+  return tao->eq_constrained ? tao->constraints_equality : nullptr;
+}
+
 // A product that failed: NaN entries, which the core treats as an
 // evaluation failure.
 void Poison(VectorRef out) { out.setConstant(std::numeric_limits<double>::quiet_NaN()); }
@@ -56,22 +74,34 @@ TaoModel::TaoModel(Tao tao, const std::string& pc_type)
     : tao_(tao),
       comm_(PetscObjectComm(reinterpret_cast<PetscObject>(tao))),
       n_(LocalSize(tao->solution)),
-      me_(tao->eq_constrained ? LocalSize(tao->constraints_equality) : 0),
+      me_(LocalSize(EqualityRows(tao))),
       mi_(tao->ineq_constrained ? LocalSize(tao->constraints_inequality) : 0),
       bounded_(tao->XL || tao->XU),
+      state_design_(HasStateDesignConstraints(tao)),
+      constrained_(EqualityRows(tao) || tao->ineq_constrained),
+      matrix_free_(state_design_ || !Assembled(tao->jacobian_equality) ||
+                   !Assembled(tao->jacobian_inequality)),
       user_hessian_(tao->ops->computehessian != nullptr) {
   PetscBool objective = PETSC_FALSE, both = PETSC_FALSE;
   TaoIsObjectiveDefined(tao, &objective);
   TaoIsObjectiveAndGradientDefined(tao, &both);
   objective_with_gradient_ = !objective && both;
   for (Vec* v : {&x_, &g_, &v_, &hv_, &hessian_x_}) Failed(VecDuplicate(tao->solution, v));
-  if (tao->eq_constrained) Failed(VecDuplicate(tao->constraints_equality, &ye_));
+  if (EqualityRows(tao)) Failed(VecDuplicate(EqualityRows(tao), &ye_));
   if (tao->ineq_constrained) Failed(VecDuplicate(tao->constraints_inequality, &yi_));
   if (!user_hessian_) {
     Failed(VecDuplicate(tao->solution, &base_gradient_));
     Failed(VecDuplicate(tao->solution, &shifted_));
+    if (constrained_) Failed(VecDuplicate(tao->solution, &jtw_));
+    if (ye_) Failed(VecDuplicate(ye_, &lambda_e_));
+    if (yi_) Failed(VecDuplicate(yi_, &lambda_i_));
   }
-  if (!pc_type.empty()) Failed(MakePc(pc_type));
+  if (!pc_type.empty()) {
+    Failed(MakePc(pc_type));
+  } else if (StatePreconditioner::Available(tao)) {
+    state_pc_ = std::make_unique<StatePreconditioner>(tao);
+    Failed(state_pc_->error());
+  }
 }
 
 // The PC is built from the user's Hessian preconditioner matrix, i.e. from
@@ -92,8 +122,9 @@ PetscErrorCode TaoModel::MakePc(const std::string& type) {
 
 TaoModel::~TaoModel() {
   PCDestroy(&pc_);
-  for (Slot& s : slots_) MatDestroy(&s.equality), MatDestroy(&s.inequality);
-  for (Vec* v : {&x_, &g_, &v_, &hv_, &ye_, &yi_, &hessian_x_, &base_gradient_, &shifted_}) {
+  for (Slot& s : slots_) MatDestroy(&s.equality), MatDestroy(&s.inequality), VecDestroy(&s.x);
+  for (Vec* v : {&x_, &g_, &v_, &hv_, &ye_, &yi_, &hessian_x_, &base_gradient_, &shifted_,
+                 &lambda_e_, &lambda_i_, &jtw_}) {
     VecDestroy(v);
   }
 }
@@ -150,6 +181,7 @@ void TaoModel::GetBounds(VectorRef x_l, VectorRef x_u, VectorRef g_l, VectorRef 
 PetscErrorCode TaoModel::SetPoint(const ConstVectorRef& x) {
   PetscFunctionBeginUser;
   gradient_at_x_ = false;
+  live_slot_ = -1, near_hessian_point_ = false;  // a user routine is called next
   PetscCall(Copy(x.data(), n_, x_));
   PetscFunctionReturn(0);
 }
@@ -186,8 +218,13 @@ bool TaoModel::EvalGradient(const ConstVectorRef& x, VectorRef grad_f) {
 
 bool TaoModel::EvalConstraints(const ConstVectorRef& x, VectorRef g) {
   if (error_ || Failed(SetPoint(x))) return false;
-  if (me_ + mi_ == 0 && !tao_->eq_constrained && !tao_->ineq_constrained) return true;
-  if (tao_->eq_constrained) {
+  if (!constrained_) return true;
+  if (state_design_) {  // TAOLCL's order: the Jacobians at x first (the header)
+    if (Failed(ComputeUserJacobians(x_)) || Failed(TaoComputeConstraints(tao_, x_, tao_->constraints)) ||
+        Failed(Copy(tao_->constraints, g.data()))) {
+      return false;
+    }
+  } else if (tao_->eq_constrained) {
     if (Failed(TaoComputeEqualityConstraints(tao_, x_, tao_->constraints_equality)) ||
         Failed(Copy(tao_->constraints_equality, g.data()))) {
       return false;
@@ -226,49 +263,109 @@ PetscErrorCode TaoModel::Keep(Mat from, Mat* to) {
   PetscFunctionReturn(0);
 }
 
-bool TaoModel::EvalJacobian(const ConstVectorRef& x, int slot) {
-  if (error_ || Failed(SetPoint(x))) return false;
-  Slot& s = slots_[slot];
-  if (tao_->eq_constrained) {
-    if (Failed(TaoComputeJacobianEquality(tao_, x_, tao_->jacobian_equality,
-                                          tao_->jacobian_equality_pre)) ||
-        Failed(Keep(tao_->jacobian_equality, &s.equality))) {
-      return false;
-    }
+PetscErrorCode TaoModel::ComputeUserJacobians(Vec x) {
+  PetscFunctionBeginUser;
+  if (state_design_) {
+    PetscCall(TaoComputeJacobianState(tao_, x, tao_->jacobian_state, tao_->jacobian_state_pre,
+                                      tao_->jacobian_state_inv));
+    PetscCall(TaoComputeJacobianDesign(tao_, x, tao_->jacobian_design));
+  } else if (tao_->eq_constrained) {
+    PetscCall(TaoComputeJacobianEquality(tao_, x, tao_->jacobian_equality, tao_->jacobian_equality_pre));
   }
   if (tao_->ineq_constrained) {
-    if (Failed(TaoComputeJacobianInequality(tao_, x_, tao_->jacobian_inequality,
-                                            tao_->jacobian_inequality_pre)) ||
-        Failed(Keep(tao_->jacobian_inequality, &s.inequality))) {
-      return false;
-    }
+    PetscCall(TaoComputeJacobianInequality(tao_, x, tao_->jacobian_inequality,
+                                           tao_->jacobian_inequality_pre));
   }
-  return true;
+  PetscFunctionReturn(0);
+}
+
+TaoModel::Operators TaoModel::UserOperators() const {
+  Operators j;
+  if (state_design_) j.state = tao_->jacobian_state, j.design = tao_->jacobian_design;
+  if (tao_->eq_constrained) j.equality = tao_->jacobian_equality;
+  if (tao_->ineq_constrained) j.inequality = tao_->jacobian_inequality;
+  return j;
+}
+
+// The matrices of J at the slot's point: its copies, or the user's
+// matrices, brought back to that point when they last saw another.
+PetscErrorCode TaoModel::SlotOperators(int slot, Operators* j) {
+  PetscFunctionBeginUser;
+  const Slot& s = slots_[slot];
+  if (!matrix_free_) {
+    j->equality = s.equality, j->inequality = s.inequality;
+    PetscFunctionReturn(0);
+  }
+  if (live_slot_ != slot) {
+    live_slot_ = -1, near_hessian_point_ = false;
+    PetscCall(ComputeUserJacobians(s.x));
+    live_slot_ = slot;
+  }
+  *j = UserOperators();
+  PetscFunctionReturn(0);
+}
+
+bool TaoModel::EvalJacobian(const ConstVectorRef& x, int slot) {
+  if (error_ || Failed(SetPoint(x)) || Failed(ComputeUserJacobians(x_))) return false;
+  Slot& s = slots_[slot];
+  if (matrix_free_) {
+    if ((!s.x && Failed(VecDuplicate(x_, &s.x))) || Failed(VecCopy(x_, s.x))) return false;
+    live_slot_ = slot;
+    return true;
+  }
+  if (tao_->eq_constrained && Failed(Keep(tao_->jacobian_equality, &s.equality))) return false;
+  return !tao_->ineq_constrained || !Failed(Keep(tao_->jacobian_inequality, &s.inequality));
+}
+
+// (ye_, yi_) = J v; the state and design blocks act on v's entries of
+// TaoSetStateDesignIS.
+PetscErrorCode TaoModel::Multiply(const Operators& j, Vec v) {
+  PetscFunctionBeginUser;
+  if (j.equality) PetscCall(MatMult(j.equality, v, ye_));
+  if (j.state) {
+    Vec part;
+    PetscCall(VecGetSubVector(v, tao_->state_is, &part));
+    PetscCall(MatMult(j.state, part, ye_));
+    PetscCall(VecRestoreSubVector(v, tao_->state_is, &part));
+    PetscCall(VecGetSubVector(v, tao_->design_is, &part));
+    PetscCall(MatMultAdd(j.design, part, ye_, ye_));
+    PetscCall(VecRestoreSubVector(v, tao_->design_is, &part));
+  }
+  if (j.inequality) PetscCall(MatMult(j.inequality, v, yi_));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode TaoModel::MultiplyTranspose(const Operators& j, Vec we, Vec wi, Vec out) {
+  PetscFunctionBeginUser;
+  PetscCall(VecSet(out, 0.0));
+  if (j.equality) PetscCall(MatMultTranspose(j.equality, we, out));
+  if (j.state) {
+    Vec part;
+    PetscCall(VecGetSubVector(out, tao_->state_is, &part));
+    PetscCall(MatMultTranspose(j.state, we, part));
+    PetscCall(VecRestoreSubVector(out, tao_->state_is, &part));
+    PetscCall(VecGetSubVector(out, tao_->design_is, &part));
+    PetscCall(MatMultTranspose(j.design, we, part));
+    PetscCall(VecRestoreSubVector(out, tao_->design_is, &part));
+  }
+  if (j.inequality) PetscCall(MatMultTransposeAdd(j.inequality, wi, out, out));
+  PetscFunctionReturn(0);
 }
 
 void TaoModel::JacobianTimes(int slot, const ConstVectorRef& v, VectorRef out) {
-  const Slot& s = slots_[slot];
-  if (Failed(Copy(v.data(), n_, v_))) return Poison(out);
-  if (s.equality && (Failed(MatMult(s.equality, v_, ye_)) || Failed(Copy(ye_, out.data())))) {
+  Operators j;
+  if (Failed(SlotOperators(slot, &j)) || Failed(Copy(v.data(), n_, v_)) || Failed(Multiply(j, v_))) {
     return Poison(out);
   }
-  if (s.inequality &&
-      (Failed(MatMult(s.inequality, v_, yi_)) || Failed(Copy(yi_, out.data() + me_)))) {
-    return Poison(out);
-  }
+  if (ye_ && Failed(Copy(ye_, out.data()))) return Poison(out);
+  if (yi_ && Failed(Copy(yi_, out.data() + me_))) return Poison(out);
 }
 
 void TaoModel::JacobianTransposeTimes(int slot, const ConstVectorRef& w, VectorRef out) {
-  const Slot& s = slots_[slot];
-  bool failed = Failed(VecSet(hv_, 0.0));
-  if (s.equality) {
-    failed = failed || Failed(Copy(w.data(), me_, ye_)) ||
-             Failed(MatMultTranspose(s.equality, ye_, hv_));
-  }
-  if (s.inequality) {
-    failed = failed || Failed(Copy(w.data() + me_, mi_, yi_)) ||
-             Failed(MatMultTransposeAdd(s.inequality, yi_, hv_, hv_));
-  }
+  Operators j;
+  const bool failed = Failed(SlotOperators(slot, &j)) || (ye_ && Failed(Copy(w.data(), me_, ye_))) ||
+                      (yi_ && Failed(Copy(w.data() + me_, mi_, yi_))) ||
+                      Failed(MultiplyTranspose(j, ye_, yi_, hv_));
   if (failed || Failed(Copy(hv_, out.data()))) Poison(out);
 }
 
@@ -294,8 +391,14 @@ PetscErrorCode TaoModel::SquareEntries(Mat j, double* row_sums, Vec column_sums)
   PetscFunctionReturn(0);
 }
 
+// Unknown for matrices used as operators only: zero (the core's Jacobi
+// preconditioner and least-squares scaling then use W's diagonal alone).
 void TaoModel::JacobianColumnSquares(int slot, VectorRef out) {
   const Slot& s = slots_[slot];
+  if (matrix_free_) {
+    out.setZero();
+    return;
+  }
   bool failed = Failed(VecSet(hv_, 0.0));
   if (s.equality) failed = failed || Failed(SquareEntries(s.equality, nullptr, hv_));
   if (s.inequality) failed = failed || Failed(SquareEntries(s.inequality, nullptr, hv_));
@@ -306,6 +409,7 @@ void TaoModel::JacobianColumnSquares(int slot, VectorRef out) {
 void TaoModel::JacobianRowSquares(int slot, VectorRef out) {
   const Slot& s = slots_[slot];
   out.setZero();
+  if (matrix_free_) return;
   if (s.equality && Failed(SquareEntries(s.equality, out.data(), nullptr))) return;
   if (s.inequality) Failed(SquareEntries(s.inequality, out.data() + me_, nullptr));
 }
@@ -324,9 +428,14 @@ PetscErrorCode TaoModel::SetMultipliers(const ConstVectorRef& lambda) {
 }
 
 bool TaoModel::EvalHessian(const ConstVectorRef& x, double, const ConstVectorRef& lambda) {
+  live_slot_ = -1, near_hessian_point_ = false;  // the user's routines may move a shell's point
   if (error_ || Failed(Copy(x.data(), n_, hessian_x_))) return false;
   if (!user_hessian_) {
-    return !Failed(TaoComputeGradient(tao_, hessian_x_, base_gradient_));
+    if ((lambda_e_ && Failed(Copy(lambda.data(), me_, lambda_e_))) ||
+        (lambda_i_ && Failed(Copy(lambda.data() + me_, mi_, lambda_i_)))) {
+      return false;
+    }
+    return !Failed(LagrangianGradient(hessian_x_, base_gradient_));
   }
   if (Failed(SetMultipliers(lambda)) ||
       Failed(TaoComputeHessian(tao_, hessian_x_, tao_->hessian, tao_->hessian_pre))) {
@@ -339,7 +448,21 @@ bool TaoModel::EvalHessian(const ConstVectorRef& x, double, const ConstVectorRef
   return !Failed(MatNorm(tao_->hessian, NORM_FROBENIUS, &norm)) && std::isfinite(norm);
 }
 
-// W v ~ (grad f(x + h v) - grad f(x)) / h, h = sqrt(eps) (1 + ||x||) / ||v||.
+// grad f(x) + J(x)^T lambda, lambda the multipliers of the last EvalHessian
+// (Ipopt's sign), into out.
+PetscErrorCode TaoModel::LagrangianGradient(Vec x, Vec out) {
+  PetscFunctionBeginUser;
+  live_slot_ = -1, near_hessian_point_ = false;
+  PetscCall(TaoComputeGradient(tao_, x, out));
+  if (!constrained_) PetscFunctionReturn(0);
+  PetscCall(ComputeUserJacobians(x));
+  near_hessian_point_ = true;  // x is hessian_x_ or within h of it
+  PetscCall(MultiplyTranspose(UserOperators(), lambda_e_, lambda_i_, jtw_));
+  PetscCall(VecAXPY(out, 1.0, jtw_));
+  PetscFunctionReturn(0);
+}
+
+// W v ~ (grad L(x + h v) - grad L(x)) / h, h = sqrt(eps) (1 + ||x||) / ||v||.
 PetscErrorCode TaoModel::DifferenceProduct(Vec v, Vec out) {
   PetscReal x_norm, v_norm;
   PetscFunctionBeginUser;
@@ -351,7 +474,7 @@ PetscErrorCode TaoModel::DifferenceProduct(Vec v, Vec out) {
   PetscCall(VecNorm(hessian_x_, NORM_2, &x_norm));
   const double h = std::sqrt(PETSC_MACHINE_EPSILON) * (1.0 + x_norm) / v_norm;
   PetscCall(VecWAXPY(shifted_, h, v, hessian_x_));
-  PetscCall(TaoComputeGradient(tao_, shifted_, out));
+  PetscCall(LagrangianGradient(shifted_, out));
   PetscCall(VecAXPY(out, -1.0, base_gradient_));
   PetscCall(VecScale(out, 1.0 / h));
   PetscFunctionReturn(0);
@@ -378,17 +501,33 @@ void TaoModel::HessianDiagonal(VectorRef d) {
   if (!Failed(MatGetDiagonal(tao_->hessian, hv_))) Failed(Copy(hv_, d.data()));
 }
 
-// W was just evaluated into the user's matrices: the PC is set up anew.
-bool TaoModel::UpdatePreconditioner(double) {
+PetscErrorCode TaoModel::AtHessianPoint() {
+  PetscFunctionBeginUser;
+  if (near_hessian_point_) PetscFunctionReturn(0);
+  live_slot_ = -1;
+  PetscCall(ComputeUserJacobians(hessian_x_));
+  near_hessian_point_ = true;
+  PetscFunctionReturn(0);
+}
+
+// W was just evaluated into the user's matrices: the PC is set up anew; or
+// the state preconditioner's curvature is measured by a product with W.
+bool TaoModel::UpdatePreconditioner(double beta) {
   if (error_) return false;
+  if (state_pc_) {
+    const StatePreconditioner::HessianProduct w = [this](Vec v, Vec out) {
+      return user_hessian_ ? MatMult(tao_->hessian, v, out) : DifferenceProduct(v, out);
+    };
+    return !Failed(AtHessianPoint()) && !Failed(state_pc_->Update(beta, w));
+  }
   return !Failed(PCSetOperators(pc_, tao_->hessian_pre, tao_->hessian_pre)) && !Failed(PCSetUp(pc_));
 }
 
 void TaoModel::ApplyPreconditioner(const ConstVectorRef& r, VectorRef z) {
-
-  if (Failed(Copy(r.data(), n_, v_)) || Failed(PCApply(pc_, v_, hv_)) || Failed(Copy(hv_, z.data()))) {
-    Poison(z);
-  }
+  if (Failed(Copy(r.data(), n_, v_))) return Poison(z);
+  const bool failed = state_pc_ ? Failed(AtHessianPoint()) || Failed(state_pc_->Apply(v_, hv_))
+                                : Failed(PCApply(pc_, v_, hv_));
+  if (failed || Failed(Copy(hv_, z.data()))) Poison(z);
 }
 
 }  // namespace petsc

@@ -8,14 +8,26 @@
 // XL <= x <= XU. The core's rows are g = (c_e, c_i) with bounds [0, 0] and
 // [0, inf] (or [IL, IU]); its multipliers lambda (Ipopt's sign, L = f +
 // lambda' g) are TAO's DE = lambda_e and DI = -lambda_i (PDIPM's convention,
-// L = f + DE' c_e - DI' c_i, DI >= 0).
+// L = f + DE' c_e - DI' c_i, DI >= 0). c_e comes from the equality routine,
+// or from TaoSetConstraintsRoutine with its Jacobian as TAOLCL takes it:
+// J = [J_state, J_design] over the columns of TaoSetStateDesignIS. As
+// TAOLCL does, the Jacobian routines are called at x before the constraints
+// routine: PETSc's PDE programs compute coefficients of c(x) there.
+//
+// The Jacobians: where every Jacobian matrix is assembled (AIJ, BAIJ,
+// dense), each point the solver keeps has its own copy of the values
+// (MatCopy); otherwise (shell matrices, the state and design blocks) the
+// matrices are used as operators only, MatMult and MatMultTranspose, and
+// the Jacobian routines are called again at a kept point when the user's
+// matrices last saw another (any user routine may move a shell's point).
 //
 // The Hessian: the user's Hessian routine is called with tao->DE and
 // tao->DI set to the current multipliers, as PDIPM does, so a routine
 // that forms the Hessian of the Lagrangian from them gives W; one that
 // forms the objective's alone gives W without the constraints' curvature.
-// Without a Hessian routine, W v is a finite difference of the objective's
-// gradient (TaoDefaultComputeHessianMFFD's choice).
+// Without a Hessian routine, W v is a finite difference of the gradient of
+// the Lagrangian, grad f + J^T lambda (of the objective's gradient alone
+// without constraints: TaoDefaultComputeHessianMFFD's choice).
 //
 // PETSc errors inside a callback end the evaluation as failed and are kept
 // (error()); the solver returns them after the core stops.
@@ -24,10 +36,12 @@
 
 #include <petsctao.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "qpm/core/distributed.hpp"
+#include "petsc/state_preconditioner.hpp"
 #include "qpm/core/problem.hpp"
 
 namespace qpm {
@@ -75,13 +89,20 @@ class TaoModel final : public Problem, public DistributedModel, private Reductio
   bool EvalHessian(const ConstVectorRef& x, double sigma, const ConstVectorRef& lambda) override;
   void HessianTimes(const ConstVectorRef& v, VectorRef out) override;
   void HessianDiagonal(VectorRef d) override;
-  bool has_preconditioner() const override { return pc_ != nullptr; }
+  bool has_preconditioner() const override { return pc_ || state_pc_; }
   bool UpdatePreconditioner(double beta) override;
   void ApplyPreconditioner(const ConstVectorRef& r, VectorRef z) override;
 
  private:
+  // A kept Jacobian: copies of the matrices' values, or (matrix_free_)
+  // the point at which the Jacobian routines are called again.
   struct Slot {
     Mat equality = nullptr, inequality = nullptr;
+    Vec x = nullptr;
+  };
+  // The matrices of one Jacobian, by the rows they give.
+  struct Operators {
+    Mat equality = nullptr, state = nullptr, design = nullptr, inequality = nullptr;
   };
   // Reductions over the Tao's communicator.
   double Sum(double local) const override;
@@ -92,13 +113,25 @@ class TaoModel final : public Problem, public DistributedModel, private Reductio
   PetscErrorCode Keep(Mat from, Mat* to);  // a copy of J's values for a slot
   PetscErrorCode SquareEntries(Mat j, double* row_sums, Vec column_sums);
   PetscErrorCode SetMultipliers(const ConstVectorRef& lambda);
+  PetscErrorCode ComputeUserJacobians(Vec x);  // the user's matrices at x
+  Operators UserOperators() const;
+  PetscErrorCode SlotOperators(int slot, Operators* ops);
+  PetscErrorCode Multiply(const Operators& j, Vec v);  // (ye_, yi_) = J v
+  PetscErrorCode MultiplyTranspose(const Operators& j, Vec we, Vec wi, Vec out);  // out = J^T w
+  PetscErrorCode LagrangianGradient(Vec x, Vec out);
   PetscErrorCode DifferenceProduct(Vec v, Vec out);
+  PetscErrorCode AtHessianPoint();  // the user's matrices near where W was evaluated
   PetscErrorCode MakePc(const std::string& type);
 
   Tao tao_;
   MPI_Comm comm_;
   int n_ = 0, me_ = 0, mi_ = 0;
   bool bounded_ = false;
+  bool state_design_ = false;              // c_e from TaoSetConstraintsRoutine (TAOLCL's form)
+  bool constrained_ = false;               // any rows, on any process
+  bool matrix_free_ = false;               // Jacobians as operators only (the header)
+  int live_slot_ = -1;                     // the slot whose point the user's matrices hold
+  bool near_hessian_point_ = false;        // ... or they hold one within h of hessian_x_
   bool user_hessian_ = false;
   bool objective_with_gradient_ = false;  // f only through the objective-and-gradient routine
   bool gradient_at_x_ = false;            // g_ holds grad f at x_
@@ -107,8 +140,11 @@ class TaoModel final : public Problem, public DistributedModel, private Reductio
   Vec v_ = nullptr, hv_ = nullptr;        // products' input (x layout) and output
   Vec ye_ = nullptr, yi_ = nullptr;       // row-space work (c_e and c_i layouts)
   Vec hessian_x_ = nullptr;               // where W was evaluated
-  Vec base_gradient_ = nullptr, shifted_ = nullptr;  // finite-difference W: grad f at hessian_x_, x + h v
+  Vec base_gradient_ = nullptr, shifted_ = nullptr;  // finite-difference W: grad L at hessian_x_, x + h v
+  Vec lambda_e_ = nullptr, lambda_i_ = nullptr;      // finite-difference W: its multipliers
+  Vec jtw_ = nullptr;                                // finite-difference W: J^T lambda
   PC pc_ = nullptr;                       // the user's PC on tao->hessian_pre, or none
+  std::unique_ptr<StatePreconditioner> state_pc_;  // from the state Jacobian's inverse, or none
   std::vector<Slot> slots_;
   std::vector<PetscScalar> squares_;      // one row's squared values
 };

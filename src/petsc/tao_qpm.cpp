@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "petsc/tao_model.hpp"
+#include "petsc/tao_routines.hpp"
 #include "qpm/core/option_table.hpp"
 #include "qpm/core/solver.hpp"
 #include "qpm/petsc/tao.hpp"
@@ -54,15 +55,17 @@ TaoConvergedReason Reason(qpm::TerminationType type) {
   }
 }
 
-// After each accepted step: TAO's history, monitors and convergence test
-// (gatol, catol, max_it, max_funcs, a user's test); false ends the solve.
+// After each accepted step: the user's update routine (TaoSetUpdate), TAO's
+// history, monitors and convergence test (gatol, catol, max_it, max_funcs,
+// a user's test); false ends the solve.
 bool Monitor(Tao tao, const qpm::IterationInfo& info, PetscErrorCode* error) {
   if (!std::isfinite(info.f) || !std::isfinite(info.grad_q_norm)) {
     tao->reason = TAO_DIVERGED_NAN;
     return false;
   }
   tao->niter = static_cast<PetscInt>(info.iter);
-  *error = TaoLogConvergenceHistory(tao, info.f, info.grad_q_norm, info.c_norm, tao->ksp_its);
+  if (tao->ops->update && info.iter > 0) *error = (*tao->ops->update)(tao, tao->niter, tao->user_update);
+  if (!*error) *error = TaoLogConvergenceHistory(tao, info.f, info.grad_q_norm, info.c_norm, tao->ksp_its);
   if (!*error) *error = TaoMonitor(tao, tao->niter, info.f, info.grad_q_norm, info.c_norm, info.step.step_size);
   if (!*error && tao->ops->convergencetest) *error = (*tao->ops->convergencetest)(tao, tao->cnvP);
   return !*error && tao->reason == TAO_CONTINUE_ITERATING;
@@ -129,18 +132,15 @@ PetscErrorCode TaoSolve_QPM(Tao tao) {
 PetscErrorCode TaoSetUp_QPM(Tao tao) {
   const MPI_Comm comm = PetscObjectComm((PetscObject)tao);
   PetscFunctionBegin;
-  // TAO calls a Jacobian routine without checking that one was set.
-  PetscCheck(!tao->eq_constrained || (tao->ops->computejacobianequality && tao->jacobian_equality),
-             comm, PETSC_ERR_ARG_WRONGSTATE,
-             "qpm: equality constraints need TaoSetJacobianEqualityRoutine()");
-  PetscCheck(!tao->ineq_constrained ||
-                 (tao->ops->computejacobianinequality && tao->jacobian_inequality),
-             comm, PETSC_ERR_ARG_WRONGSTATE,
-             "qpm: inequality constraints need TaoSetJacobianInequalityRoutine()");
+  const std::string unread = qpm::petsc::UnreadRoutine(tao);
+  PetscCheck(unread.empty(), comm, PETSC_ERR_ARG_WRONGSTATE, "qpm: %s", unread.c_str());
   if (!tao->gradient) PetscCall(VecDuplicate(tao->solution, &tao->gradient));
   if (!tao->stepdirection) PetscCall(VecDuplicate(tao->solution, &tao->stepdirection));
   PetscCall(TaoComputeVariableBounds(tao));
   if (tao->eq_constrained && !tao->DE) PetscCall(VecDuplicate(tao->constraints_equality, &tao->DE));
+  if (qpm::petsc::HasStateDesignConstraints(tao) && !tao->DE) {
+    PetscCall(VecDuplicate(tao->constraints, &tao->DE));
+  }
   if (tao->ineq_constrained && !tao->DI) {
     PetscCall(VecDuplicate(tao->constraints_inequality, &tao->DI));
   }
