@@ -16,6 +16,7 @@
 
 #include <stdlib.h>  // mkdtemp
 
+#include "petsc/tao_model.hpp"
 #include "qpm/petsc/tao.hpp"
 
 namespace {
@@ -523,4 +524,34 @@ BOOST_AUTO_TEST_CASE(QpmHonoursBoundsOnTheDesignInTaoLclsForm) {
   p.Check([](PetscInt i) { return i == 0 ? 0.5 : 1.44; },
           [](PetscInt i) { return i == 0 ? std::sqrt(0.5) : 1.2; }, 1e-6);
   VecDestroy(&xl), VecDestroy(&xu);
+}
+
+// The model's products with shell Jacobians are at the point the Jacobian
+// was kept at, even after another routine moved the shells' point: with
+// x1 = (1, 2) and the shells moved to x2 = (1, 5) by the objective,
+// J(x1) (1, 1) = 1 - 2 * 2 = -3 per row and J(x1)^T 1 = (1, -4).
+BOOST_AUTO_TEST_CASE(ShellJacobianProductsAreAtTheKeptPointAfterOtherRoutinesMovedTheShells) {
+  StateDesign p;
+  BOOST_REQUIRE_EQUAL(TaoSetUp(p.tao), 0);
+  qpm::petsc::TaoModel model(p.tao, "");
+  BOOST_REQUIRE_EQUAL(model.error(), 0);
+  const int n = model.num_variables(), m = model.num_constraints();
+  BOOST_REQUIRE_EQUAL(n, 2 * m);
+  qpm::Vector x1(n), x2(n);
+  x1 << qpm::Vector::Constant(m, 1.0), qpm::Vector::Constant(m, 2.0);
+  x2 << qpm::Vector::Constant(m, 1.0), qpm::Vector::Constant(m, 5.0);
+  const int slot = model.NewJacobianSlot();
+  BOOST_REQUIRE(model.EvalJacobian(x1, slot));
+  double f = 0.0;
+  BOOST_REQUIRE(model.EvalObjective(x2, &f));
+  qpm::Vector jv(m), jtw(n);
+  model.JacobianTimes(slot, qpm::Vector::Ones(n), jv);
+  for (int k = 0; k < m; ++k) BOOST_CHECK_CLOSE(jv[k], -3.0, 1e-12);
+  BOOST_REQUIRE(model.EvalObjective(x2, &f));
+  model.JacobianTransposeTimes(slot, qpm::Vector::Ones(m), jtw);
+  for (int k = 0; k < m; ++k) {
+    BOOST_CHECK_CLOSE(jtw[k], 1.0, 1e-12);
+    BOOST_CHECK_CLOSE(jtw[m + k], -4.0, 1e-12);
+  }
+  BOOST_CHECK_EQUAL(model.error(), 0);
 }
