@@ -2,8 +2,9 @@
 # qpm as a TAO solver type against TAO's almm, pdipm and bnls, on 1 and 2
 # MPI processes: our TAO programs (bench/petsc/run_tao.sh examples, then
 # scaling: Rosenbrock on the sphere up to n = 1e7) and PETSc's own TAO
-# tutorials (bench/petsc/run_tutorials.sh). Writes bench/petsc/examples.csv,
-# scaling.csv, tutorials.csv and scaling.png. Needs a build with PETSc
+# tutorials (bench/petsc/run_tutorials.sh), and PETSc's PDE-constrained
+# tutorials against TAOLCL (bench/petsc/run_pde.sh). Writes
+# bench/petsc/examples.csv, scaling.csv, tutorials.csv, pde.csv and scaling.png. Needs a build with PETSc
 # (Debian petsc-dev; meson finds it), mpirun and, for the tutorials, mpicc
 # and Debian's libpetsc3.18-dev-examples.
 #
@@ -19,6 +20,7 @@ bench_build src/petsc/libqpm_petsc.so examples/petsc/eq_ineq examples/petsc/boun
 bash bench/petsc/run_tao.sh examples "$build" >"$out/examples.csv"
 bash bench/petsc/run_tao.sh scaling "$build" >"$out/scaling.csv"
 bash bench/petsc/run_tutorials.sh "$build" >"$out/tutorials.csv"
+bash bench/petsc/run_pde.sh "$build" >"$out/pde.csv"
 bench_matplotlib
 /usr/bin/python3 bench/petsc/plot.py "$out"
 bench_stamp petsc

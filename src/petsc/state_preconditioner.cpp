@@ -13,46 +13,42 @@ bool StatePreconditioner::Available(Tao tao) {
          tao->state_is && tao->design_is;
 }
 
-StatePreconditioner::StatePreconditioner(Tao tao) : tao_(tao) {
+StatePreconditioner::StatePreconditioner(Tao tao, const StateDesignSplit* split)
+    : tao_(tao), split_(*split) {
   PetscErrorCode code = VecDuplicate(tao->constraints, &s_);
   if (!code) code = VecDuplicate(tao->constraints, &w_);
-  if (!code) code = MatCreateVecs(tao->jacobian_design, &t_, nullptr);
-  if (!code) code = VecDuplicate(t_, &e_);
+  if (!code) code = VecDuplicate(split->design(), &t_);
+  if (!code) code = VecDuplicate(split->design(), &e_);
+  if (!code) code = VecDuplicate(split->design(), &yd_);
+  if (!code) code = VecDuplicate(split->state(), &ys_);
   if (!code) code = VecDuplicate(tao->solution, &x_);
   if (!code) code = VecDuplicate(tao->solution, &wx_);
   error_ = code;
 }
 
 StatePreconditioner::~StatePreconditioner() {
-  for (Vec* v : {&s_, &w_, &t_, &e_, &x_, &wx_}) VecDestroy(v);
+  for (Vec* v : {&s_, &w_, &t_, &e_, &ys_, &yd_, &x_, &wx_}) VecDestroy(v);
 }
 
 // s = A^{-T} x_y, t = x_u - B^T s.
 PetscErrorCode StatePreconditioner::Transform(Vec x, Vec s, Vec t) {
-  Vec part;
   PetscFunctionBeginUser;
-  PetscCall(VecGetSubVector(x, tao_->state_is, &part));
-  PetscCall(MatMultTranspose(tao_->jacobian_state_inv, part, s));
-  PetscCall(VecRestoreSubVector(x, tao_->state_is, &part));
+  PetscCall(split_.GetState(x, ys_));
+  PetscCall(MatMultTranspose(tao_->jacobian_state_inv, ys_, s));
   PetscCall(MatMultTranspose(tao_->jacobian_design, s, t));
-  PetscCall(VecGetSubVector(x, tao_->design_is, &part));
-  PetscCall(VecAYPX(t, -1.0, part));
-  PetscCall(VecRestoreSubVector(x, tao_->design_is, &part));
+  PetscCall(split_.GetDesign(x, yd_));
+  PetscCall(VecAYPX(t, -1.0, yd_));
   PetscFunctionReturn(0);
 }
 
 // x_y = A^{-1} (s - B t), x_u = t; x's other entries are left as they are.
 PetscErrorCode StatePreconditioner::Back(Vec s, Vec t, Vec x) {
-  Vec part;
   PetscFunctionBeginUser;
   PetscCall(MatMult(tao_->jacobian_design, t, w_));
   PetscCall(VecAYPX(w_, -1.0, s));
-  PetscCall(VecGetSubVector(x, tao_->state_is, &part));
-  PetscCall(MatMult(tao_->jacobian_state_inv, w_, part));
-  PetscCall(VecRestoreSubVector(x, tao_->state_is, &part));
-  PetscCall(VecGetSubVector(x, tao_->design_is, &part));
-  PetscCall(VecCopy(t, part));
-  PetscCall(VecRestoreSubVector(x, tao_->design_is, &part));
+  PetscCall(MatMult(tao_->jacobian_state_inv, w_, ys_));
+  PetscCall(split_.SetState(ys_, x));
+  PetscCall(split_.SetDesign(t, x));
   PetscFunctionReturn(0);
 }
 

@@ -17,6 +17,8 @@
 
 #include <functional>
 
+#include "petsc/state_design.hpp"
+
 namespace qpm {
 namespace petsc {
 
@@ -27,7 +29,8 @@ class StatePreconditioner {
 
   // `tao` holds the state and design Jacobians, Jinv and the index sets.
   static bool Available(Tao tao);
-  explicit StatePreconditioner(Tao tao);
+  // `split`: x's state and design entries, alive while this is.
+  StatePreconditioner(Tao tao, const StateDesignSplit* split);
   ~StatePreconditioner();
   StatePreconditioner(const StatePreconditioner&) = delete;
   StatePreconditioner& operator=(const StatePreconditioner&) = delete;
@@ -42,10 +45,12 @@ class StatePreconditioner {
   PetscErrorCode Back(Vec s, Vec t, Vec x);       // x = P (s, t)
 
   Tao tao_;
+  const StateDesignSplit& split_;
   PetscErrorCode error_ = 0;
   double beta_ = 1.0, d_ = 1.0;
   Vec s_ = nullptr, w_ = nullptr;   // the rows' layout
   Vec t_ = nullptr, e_ = nullptr;   // the design's layout
+  Vec ys_ = nullptr, yd_ = nullptr; // x's state and design entries
   Vec x_ = nullptr, wx_ = nullptr;  // x's layout (the Rayleigh quotient)
 };
 

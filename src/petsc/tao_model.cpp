@@ -96,10 +96,14 @@ TaoModel::TaoModel(Tao tao, const std::string& pc_type)
     if (ye_) Failed(VecDuplicate(ye_, &lambda_e_));
     if (yi_) Failed(VecDuplicate(yi_, &lambda_i_));
   }
+  if (state_design_) {
+    split_ = std::make_unique<StateDesignSplit>(tao);
+    Failed(split_->error());
+  }
   if (!pc_type.empty()) {
     Failed(MakePc(pc_type));
-  } else if (StatePreconditioner::Available(tao)) {
-    state_pc_ = std::make_unique<StatePreconditioner>(tao);
+  } else if (split_ && StatePreconditioner::Available(tao)) {
+    state_pc_ = std::make_unique<StatePreconditioner>(tao, split_.get());
     Failed(state_pc_->error());
   }
 }
@@ -323,13 +327,10 @@ PetscErrorCode TaoModel::Multiply(const Operators& j, Vec v) {
   PetscFunctionBeginUser;
   if (j.equality) PetscCall(MatMult(j.equality, v, ye_));
   if (j.state) {
-    Vec part;
-    PetscCall(VecGetSubVector(v, tao_->state_is, &part));
-    PetscCall(MatMult(j.state, part, ye_));
-    PetscCall(VecRestoreSubVector(v, tao_->state_is, &part));
-    PetscCall(VecGetSubVector(v, tao_->design_is, &part));
-    PetscCall(MatMultAdd(j.design, part, ye_, ye_));
-    PetscCall(VecRestoreSubVector(v, tao_->design_is, &part));
+    PetscCall(split_->GetState(v, split_->state()));
+    PetscCall(MatMult(j.state, split_->state(), ye_));
+    PetscCall(split_->GetDesign(v, split_->design()));
+    PetscCall(MatMultAdd(j.design, split_->design(), ye_, ye_));
   }
   if (j.inequality) PetscCall(MatMult(j.inequality, v, yi_));
   PetscFunctionReturn(0);
@@ -340,13 +341,10 @@ PetscErrorCode TaoModel::MultiplyTranspose(const Operators& j, Vec we, Vec wi, V
   PetscCall(VecSet(out, 0.0));
   if (j.equality) PetscCall(MatMultTranspose(j.equality, we, out));
   if (j.state) {
-    Vec part;
-    PetscCall(VecGetSubVector(out, tao_->state_is, &part));
-    PetscCall(MatMultTranspose(j.state, we, part));
-    PetscCall(VecRestoreSubVector(out, tao_->state_is, &part));
-    PetscCall(VecGetSubVector(out, tao_->design_is, &part));
-    PetscCall(MatMultTranspose(j.design, we, part));
-    PetscCall(VecRestoreSubVector(out, tao_->design_is, &part));
+    PetscCall(MatMultTranspose(j.state, we, split_->state()));
+    PetscCall(split_->SetState(split_->state(), out));
+    PetscCall(MatMultTranspose(j.design, we, split_->design()));
+    PetscCall(split_->SetDesign(split_->design(), out));
   }
   if (j.inequality) PetscCall(MatMultTransposeAdd(j.inequality, wi, out, out));
   PetscFunctionReturn(0);

@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "qpm/core/distributed.hpp"
+#include "petsc/state_design.hpp"
 #include "petsc/state_preconditioner.hpp"
 #include "qpm/core/problem.hpp"
 
@@ -144,6 +145,7 @@ class TaoModel final : public Problem, public DistributedModel, private Reductio
   Vec lambda_e_ = nullptr, lambda_i_ = nullptr;      // finite-difference W: its multipliers
   Vec jtw_ = nullptr;                                // finite-difference W: J^T lambda
   PC pc_ = nullptr;                       // the user's PC on tao->hessian_pre, or none
+  std::unique_ptr<StateDesignSplit> split_;        // x's state and design entries (TAOLCL's form)
   std::unique_ptr<StatePreconditioner> state_pc_;  // from the state Jacobian's inverse, or none
   std::vector<Slot> slots_;
   std::vector<PetscScalar> squares_;      // one row's squared values
