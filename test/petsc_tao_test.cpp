@@ -555,3 +555,27 @@ BOOST_AUTO_TEST_CASE(ShellJacobianProductsAreAtTheKeptPointAfterOtherRoutinesMov
   }
   BOOST_CHECK_EQUAL(model.error(), 0);
 }
+
+namespace {
+
+PetscErrorCode CountUpdates(Tao, PetscInt iteration, void* ctx) {
+  auto* seen = static_cast<std::vector<PetscInt>*>(ctx);
+  seen->push_back(iteration);
+  return 0;
+}
+
+}  // namespace
+
+// TaoSetUpdate's routine is called after every accepted step with TAO's
+// iteration number, as TAO's own solvers call it once per iteration.
+BOOST_AUTO_TEST_CASE(QpmCallsTheUpdateRoutineOncePerIteration) {
+  Problem p;
+  p.AddEquality();
+  std::vector<PetscInt> seen;
+  TaoSetUpdate(p.tao, CountUpdates, &seen);
+  BOOST_REQUIRE_GT(p.Solve(), 0);
+  PetscInt iterations;
+  TaoGetIterationNumber(p.tao, &iterations);
+  BOOST_REQUIRE_EQUAL(static_cast<PetscInt>(seen.size()), iterations);
+  for (size_t k = 0; k < seen.size(); ++k) BOOST_CHECK_EQUAL(seen[k], static_cast<PetscInt>(k + 1));
+}
