@@ -16,15 +16,8 @@
 # "Constraint" value), wall seconds; a run past LIMIT seconds (300) has no reason.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-build=${1:-${BUILD_DIR:-build}}
-plugin="$PWD/$build/src/petsc/libqpm_petsc.so"
-src=/usr/share/petsc/3.18/share/petsc/examples/src/tao/pde_constrained/tutorials
-if [ ! -d "$src" ]; then  # petsc-dev does not pull the examples in
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get install -y -qq --no-install-recommends libpetsc3.18-dev-examples >&2
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. bench/petsc/tutorials_common.sh "$@"
+src="$src/pde_constrained/tutorials"
 
 # tutorial|options
 cases=(
