@@ -86,16 +86,16 @@ TestProblem InfeasibleTrapOnTheObjectivesPath() {
 // lambda* = 2. e(x) is a deterministic rounding-like error of c, |e| <= 3e-9
 // (within tol), of the kind a plainly written eval_g carries: beta e(x) makes
 // lambda + beta c miss Ipopt's dual test by far more than tol.
-TestProblem ConstraintWithRoundingNoise() {
+TestProblem ConstraintWithRoundingNoise(double amplitude = 3e-9) {
   TestProblem p;
   p.name = "noisy row";
   p.n = 2, p.m = 1;
   p.x0 = Vector::Zero(2);
   p.f = [](const Vector& x) { return (x[0] - 3.0) * (x[0] - 3.0) + (x[1] - 1.0) * (x[1] - 1.0); };
   p.grad = [](const Vector& x) { return Vector(2.0 * (x - Vector(Eigen::Vector2d(3.0, 1.0)))); };
-  p.c = [](const Vector& x) {
+  p.c = [amplitude](const Vector& x) {
     const double h = std::sin(1e4 * x[0] + 7e3 * x[1]) * 43758.5453;
-    return Vector::Constant(1, x[0] + x[1] - 2.0 + 3e-9 * (2.0 * (h - std::floor(h)) - 1.0));
+    return Vector::Constant(1, x[0] + x[1] - 2.0 + amplitude * (2.0 * (h - std::floor(h)) - 1.0));
   };
   p.jac = [](const Vector&) { return Eigen::MatrixXd::Ones(1, 2); };
   p.hess = [](const Vector&, double s, const Vector&) {
@@ -267,6 +267,18 @@ BOOST_AUTO_TEST_CASE(RoundingErrorInCDoesNotKeepAFeasibleOptimalPointFromConverg
   BOOST_TEST(std::abs(s.lambda[0] - 2.0) <= 1e-7);
   const Vector residual = p.grad(s.x) + p.jac(s.x).transpose() * s.lambda;
   BOOST_TEST(residual.lpNorm<Eigen::Infinity>() <= 1e-8);
+}
+
+// With c's rounding at 1e-4, far above constr_viol_tol, the solve stalls at
+// the rounding floor: a stall there is not local infeasibility, so no
+// second start from x_0 throws the near-solution away.
+BOOST_AUTO_TEST_CASE(AStallAtTheRoundingFloorOfCMakesNoSecondStart) {
+  const TestProblem p = ConstraintWithRoundingNoise(1e-4);
+  const qpm::Summary s = SolveDefault(p, p.x0);
+  BOOST_TEST((s.termination == qpm::TerminationType::kStalled ||
+              s.termination == qpm::TerminationType::kAcceptable));
+  BOOST_TEST(s.second_starts == 0);
+  BOOST_TEST((s.x - p.x_star).lpNorm<Eigen::Infinity>() <= 1e-3);
 }
 
 BOOST_AUTO_TEST_CASE(ObjectiveUnboundedOnTheFeasibleSetDiverges) {

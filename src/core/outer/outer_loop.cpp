@@ -160,7 +160,9 @@ OuterLoop::Next OuterLoop::Verdict(const InnerSummary& inner, int k) {
 // from x_0, a verdict of local infeasibility, or the end its status says.
 OuterLoop::Next OuterLoop::VerdictOnShortSubproblem(const InnerSummary& inner) {
   const bool stalled = inner.status == InnerStatus::kStalled;
-  if (stalled && restarts_.TrySecondStart(inner)) return Next::kRestarted;
+  // Near feasibility a stall is the rounding floor, not local infeasibility.
+  const bool infeasible_stall = stalled && !method_.convergence->NearlyFeasible(q_, current());
+  if (infeasible_stall && restarts_.TrySecondStart(inner)) return Next::kRestarted;
   if (stalled && restarts_.infeasibility().StalledAtStationaryPoint(report_.outer(), q_, current(), Acceptable())) {
     points_.RestoreLeastViolation();
     Conclude(TerminationType::kInfeasible,

@@ -23,6 +23,7 @@ bool Restarts::TrySecondStart(const InnerSummary& inner) {
 // second start is then used up all the same).
 bool Restarts::RestartFromX0() {
   infeasibility_.UseSecondStart();
+  ++report_.summary().second_starts;
   if (!points_.RestoreX0()) return false;
   q_.merit().set_beta(method_.penalty->Restart(q_.merit().beta(), q_, points_.current()));
   method_.multipliers->Reset(&q_);
