@@ -389,7 +389,18 @@ class FakeRank final : public qpm::Problem, public qpm::DistributedModel {
     }
     out = Mine(all_.SumOfParts("J^T w", part));
   }
-  void JacobianColumnSquares(int slot, VectorRef out) override {
+  void JacobianTransposeTimesAdd(int slot, double alpha, const ConstVectorRef& w,
+                                 VectorRef out) override {
+    Vector product(out.size());
+    JacobianTransposeTimes(slot, w, product);
+    out += alpha * product;
+  }
+  void AddJacobianColumnSquares(int slot, double alpha, VectorRef out) override {
+    Vector squares(out.size());
+    JacobianColumnSquares(slot, squares);
+    out += alpha * squares;
+  }
+  void JacobianColumnSquares(int slot, VectorRef out) {
     const Vector& at = slots_[slot];
     Vector part = Vector::Zero(kN);
     for (int r = 0; r < kBlock; ++r) {

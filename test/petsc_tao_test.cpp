@@ -558,6 +558,79 @@ BOOST_AUTO_TEST_CASE(ShellJacobianProductsAreAtTheKeptPointAfterOtherRoutinesMov
 
 namespace {
 
+// Two rows c_k = ||x||^2 - k, k = 1, 2, whose Jacobian [2 x^T; 2 x^T] is an
+// AIJ matrix with 2 n entries: more than any process's block of x, so that
+// the model keeps points in its slots and calls this routine again.
+PetscErrorCode SphereRows(Tao, Vec x, Vec c, void*) {
+  PetscReal norm;
+  PetscInt start, end;
+  PetscFunctionBeginUser;
+  PetscCall(VecNorm(x, NORM_2, &norm));
+  PetscCall(VecGetOwnershipRange(c, &start, &end));
+  for (PetscInt r = start; r < end; ++r) PetscCall(VecSetValue(c, r, norm * norm - (r + 1.0), INSERT_VALUES));
+  PetscCall(VecAssemblyBegin(c));
+  PetscCall(VecAssemblyEnd(c));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SphereJacobian(Tao, Vec x, Mat j, Mat, void*) {
+  Vec all;
+  VecScatter to_all;
+  const PetscScalar* a;
+  PetscInt start, end;
+  PetscFunctionBeginUser;
+  PetscCall(VecScatterCreateToAll(x, &to_all, &all));
+  PetscCall(VecScatterBegin(to_all, x, all, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(to_all, x, all, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(MatGetOwnershipRange(j, &start, &end));
+  PetscCall(VecGetArrayRead(all, &a));
+  for (PetscInt r = start; r < end; ++r) {
+    for (PetscInt i = 0; i < kN; ++i) PetscCall(MatSetValue(j, r, i, 2.0 * a[i], INSERT_VALUES));
+  }
+  PetscCall(VecRestoreArrayRead(all, &a));
+  PetscCall(MatAssemblyBegin(j, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(j, MAT_FINAL_ASSEMBLY));
+  PetscCall(VecScatterDestroy(&to_all));
+  PetscCall(VecDestroy(&all));
+  PetscFunctionReturn(0);
+}
+
+}  // namespace
+
+// Products and squared entries of a kept Jacobian are J's at the slot's
+// point, after the user's matrix was refilled at another.
+BOOST_AUTO_TEST_CASE(AssembledJacobiansLargerThanXAreReEvaluatedAtTheKeptPoint) {
+  Problem p;
+  p.ce = Vector(2, 0.0);
+  MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, 2, kN, kN, nullptr, kN, nullptr, &p.je);
+  TaoSetEqualityConstraintsRoutine(p.tao, p.ce, SphereRows, nullptr);
+  TaoSetJacobianEqualityRoutine(p.tao, p.je, p.je, SphereJacobian, nullptr);
+  BOOST_REQUIRE_EQUAL(TaoSetUp(p.tao), 0);
+  qpm::petsc::TaoModel model(p.tao, "");
+  BOOST_REQUIRE_EQUAL(model.error(), 0);
+  const int n = model.num_variables(), m = model.num_constraints();
+  const qpm::Vector ones = qpm::Vector::Ones(n);
+  const int a = model.NewJacobianSlot(), b = model.NewJacobianSlot();
+  BOOST_REQUIRE(model.EvalJacobian(ones, a));
+  BOOST_REQUIRE(model.EvalJacobian(2.0 * ones, b));
+  qpm::Vector jv(m), jtw(n), columns = qpm::Vector::Ones(n), rows(m);
+  model.JacobianTimes(a, ones, jv);  // J(1) 1 = 2 kN per row
+  for (int r = 0; r < m; ++r) BOOST_CHECK_CLOSE(jv[r], 2.0 * kN, 1e-12);
+  model.JacobianTimes(b, ones, jv);
+  for (int r = 0; r < m; ++r) BOOST_CHECK_CLOSE(jv[r], 4.0 * kN, 1e-12);
+  model.JacobianTransposeTimes(a, qpm::Vector::Ones(m), jtw);  // 2 rows of 2
+  for (int i = 0; i < n; ++i) BOOST_CHECK_CLOSE(jtw[i], 4.0, 1e-12);
+  model.AddJacobianColumnSquares(b, 0.5, columns);  // 1 + (2 rows of 4^2) / 2
+  for (int i = 0; i < n; ++i) BOOST_CHECK_CLOSE(columns[i], 17.0, 1e-12);
+  model.JacobianTransposeTimesAdd(b, 2.0, qpm::Vector::Ones(m), jtw);  // 4 + 2 (2 rows of 4)
+  for (int i = 0; i < n; ++i) BOOST_CHECK_CLOSE(jtw[i], 20.0, 1e-12);
+  model.JacobianRowSquares(a, rows);  // kN entries of 2^2
+  for (int r = 0; r < m; ++r) BOOST_CHECK_CLOSE(rows[r], 4.0 * kN, 1e-12);
+  BOOST_CHECK_EQUAL(model.error(), 0);
+}
+
+namespace {
+
 PetscErrorCode CountUpdates(Tao, PetscInt iteration, void* ctx) {
   auto* seen = static_cast<std::vector<PetscInt>*>(ctx);
   seen->push_back(iteration);

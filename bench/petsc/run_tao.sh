@@ -15,7 +15,9 @@
 # tolerances (gatol, then catol), reason, iterations, f, x_error,
 # lambda_error (n/a: the solver gives no multipliers), seconds (TaoSolve's
 # when the program prints it, else the run's wall time), memory_mb (the
-# largest resident set over the processes, when printed).
+# largest resident set over the processes, when printed), memory_solve_mb
+# (the most any process's resident set grew from just before TaoSolve to its
+# peak: the solver's share, when printed).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 what=${1:-examples}
@@ -45,10 +47,10 @@ run() {
   local reason
   reason=$(field "$out" reason)
   if [ $rc -eq 124 ]; then reason="wall_limit_${limit}s"; elif [ -z "$reason" ]; then reason="error_rc_$rc"; fi
-  echo "$program,$n,$np,$solver,${*:-},$(echo $tol | awk '{ print $2 "/" $4 }'),$reason,$(field "$out" iterations),$(field "$out" f),$(field "$out" x_error),$(field "$out" lambda_error),$seconds,$(field "$out" memory_mb)"
+  echo "$program,$n,$np,$solver,${*:-},$(echo $tol | awk '{ print $2 "/" $4 }'),$reason,$(field "$out" iterations),$(field "$out" f),$(field "$out" x_error),$(field "$out" lambda_error),$seconds,$(field "$out" memory_mb),$(field "$out" memory_solve_mb)"
 }
 
-echo "program,n,processes,solver,options,tolerances,reason,iterations,f,x_error,lambda_error,seconds,memory_mb"
+echo "program,n,processes,solver,options,tolerances,reason,iterations,f,x_error,lambda_error,seconds,memory_mb,memory_solve_mb"
 case "$what" in
   examples)
     for np in 1 2; do

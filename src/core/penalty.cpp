@@ -72,7 +72,7 @@ class PenaltyFunction::Assembled : public PenaltyFunction::Algebra {
 // The operators of a model split over processes (qpm/core/distributed.hpp).
 class PenaltyFunction::Operators : public PenaltyFunction::Algebra {
  public:
-  Operators(DistributedModel* model, int n) : model_(*model), work_(n) {}
+  explicit Operators(DistributedModel* model) : model_(*model) {}
   void Allocate(Iterate* it) const override {
     if (it->jacobian_slot < 0) it->jacobian_slot = model_.NewJacobianSlot();
   }
@@ -87,12 +87,10 @@ class PenaltyFunction::Operators : public PenaltyFunction::Algebra {
   }
   void TransposeTimesAdd(const Iterate& it, double alpha, const ConstVectorRef& w,
                          VectorRef out) override {
-    model_.JacobianTransposeTimes(it.jacobian_slot, w, work_);
-    out += alpha * work_;
+    model_.JacobianTransposeTimesAdd(it.jacobian_slot, alpha, w, out);
   }
   void AddColumnSquares(const Iterate& it, double alpha, VectorRef out) override {
-    model_.JacobianColumnSquares(it.jacobian_slot, work_);
-    out += alpha * work_;
+    model_.AddJacobianColumnSquares(it.jacobian_slot, alpha, out);
   }
   void RowSquares(const Iterate& it, const Vector*, VectorRef out) override {
     model_.JacobianRowSquares(it.jacobian_slot, out);
@@ -105,7 +103,6 @@ class PenaltyFunction::Operators : public PenaltyFunction::Algebra {
 
  private:
   DistributedModel& model_;
-  Vector work_;  // J^T w before it is added (x-sized)
 };
 
 PenaltyFunction::PenaltyFunction(Problem* problem)
@@ -113,7 +110,7 @@ PenaltyFunction::PenaltyFunction(Problem* problem)
       distributed_(problem->distributed() != nullptr),
       layout_(problem),
       algebra_(distributed_ ? std::unique_ptr<Algebra>(std::make_unique<Operators>(
-                                  problem->distributed(), layout_.n_x()))
+                                  problem->distributed()))
                             : std::unique_ptr<Algebra>(std::make_unique<Assembled>(this))),
       jz_(layout_, algebra_.get()),
       merit_(layout_, jz_),

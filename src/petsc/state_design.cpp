@@ -40,10 +40,10 @@ PetscErrorCode StateDesignSplit::Forward(VecScatter s, Vec x, Vec to) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode StateDesignSplit::Reverse(VecScatter s, Vec from, Vec x) {
+PetscErrorCode StateDesignSplit::Reverse(VecScatter s, Vec from, Vec x, InsertMode mode) {
   PetscFunctionBeginUser;
-  PetscCall(VecScatterBegin(s, from, x, INSERT_VALUES, SCATTER_REVERSE));
-  PetscCall(VecScatterEnd(s, from, x, INSERT_VALUES, SCATTER_REVERSE));
+  PetscCall(VecScatterBegin(s, from, x, mode, SCATTER_REVERSE));
+  PetscCall(VecScatterEnd(s, from, x, mode, SCATTER_REVERSE));
   PetscFunctionReturn(0);
 }
 

@@ -24,14 +24,19 @@ class StateDesignSplit {
   // x's state (design) entries into `to`, of state()'s (design()'s) layout.
   PetscErrorCode GetState(Vec x, Vec to) const { return Forward(to_state_, x, to); }
   PetscErrorCode GetDesign(Vec x, Vec to) const { return Forward(to_design_, x, to); }
-  // `from` into x's state (design) entries; x's other entries unchanged.
-  PetscErrorCode SetState(Vec from, Vec x) const { return Reverse(to_state_, from, x); }
-  PetscErrorCode SetDesign(Vec from, Vec x) const { return Reverse(to_design_, from, x); }
+  // `from` into (ADD_VALUES: added to) x's state (design) entries; x's
+  // other entries unchanged.
+  PetscErrorCode SetState(Vec from, Vec x, InsertMode mode = INSERT_VALUES) const {
+    return Reverse(to_state_, from, x, mode);
+  }
+  PetscErrorCode SetDesign(Vec from, Vec x, InsertMode mode = INSERT_VALUES) const {
+    return Reverse(to_design_, from, x, mode);
+  }
 
  private:
   static PetscErrorCode Make(Vec x, IS part, Vec* to, VecScatter* scatter);
   static PetscErrorCode Forward(VecScatter s, Vec x, Vec to);
-  static PetscErrorCode Reverse(VecScatter s, Vec from, Vec x);
+  static PetscErrorCode Reverse(VecScatter s, Vec from, Vec x, InsertMode mode);
 
   PetscErrorCode error_ = 0;
   Vec state_ = nullptr, design_ = nullptr;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 namespace qpm {
 namespace petsc {
@@ -68,6 +69,41 @@ Vec EqualityRows(Tao tao) {
 // evaluation failure.
 void Poison(VectorRef out) { out.setConstant(std::numeric_limits<double>::quiet_NaN()); }
 
+// A Vec of `like`'s layout without storage of its own: its array is placed
+// (Placed) for each use.
+PetscErrorCode EmptyLike(Vec like, Vec* out) {
+  MPI_Comm comm = PetscObjectComm(reinterpret_cast<PetscObject>(like));
+  PetscMPIInt size;
+  PetscInt n, global, bs;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(VecGetLocalSize(like, &n));
+  PetscCall(VecGetSize(like, &global));
+  PetscCall(VecGetBlockSize(like, &bs));
+  if (size == 1) {
+    PetscCall(VecCreateSeqWithArray(comm, bs, n, nullptr, out));
+  } else {
+    PetscCall(VecCreateMPIWithArray(comm, bs, n, global, nullptr, out));
+  }
+  PetscFunctionReturn(0);
+}
+
+// `v` reads and writes `data` for the scope of this object (VecPlaceArray).
+class Placed {
+ public:
+  Placed(Vec v, const double* data) : v_(v), code_(VecPlaceArray(v, data)) {}
+  ~Placed() {
+    if (!code_) VecResetArray(v_);
+  }
+  Placed(const Placed&) = delete;
+  Placed& operator=(const Placed&) = delete;
+  PetscErrorCode code() const { return code_; }
+
+ private:
+  Vec v_;
+  PetscErrorCode code_;
+};
+
 }  // namespace
 
 TaoModel::TaoModel(Tao tao, const std::string& pc_type)
@@ -79,14 +115,19 @@ TaoModel::TaoModel(Tao tao, const std::string& pc_type)
       bounded_(tao->XL || tao->XU),
       state_design_(HasStateDesignConstraints(tao)),
       constrained_(EqualityRows(tao) || tao->ineq_constrained),
-      matrix_free_(state_design_ || !Assembled(tao->jacobian_equality) ||
-                   !Assembled(tao->jacobian_inequality)),
+      assembled_(!state_design_ && Assembled(tao->jacobian_equality) &&
+                 Assembled(tao->jacobian_inequality)),
+      keep_points_(assembled_ ? -1 : 1),
       user_hessian_(tao->ops->computehessian != nullptr) {
   PetscBool objective = PETSC_FALSE, both = PETSC_FALSE;
   TaoIsObjectiveDefined(tao, &objective);
   TaoIsObjectiveAndGradientDefined(tao, &both);
   objective_with_gradient_ = !objective && both;
-  for (Vec* v : {&x_, &g_, &v_, &hv_, &hessian_x_}) Failed(VecDuplicate(tao->solution, v));
+  g_ = tao->gradient;
+  Failed(VecDuplicate(tao->solution, &x_));
+  Failed(EmptyLike(tao->solution, &v_));
+  Failed(EmptyLike(tao->solution, &hv_));
+  if (!user_hessian_ || state_design_) Failed(VecDuplicate(tao->solution, &hessian_x_));
   if (EqualityRows(tao)) Failed(VecDuplicate(EqualityRows(tao), &ye_));
   if (tao->ineq_constrained) Failed(VecDuplicate(tao->constraints_inequality, &yi_));
   if (!user_hessian_) {
@@ -127,7 +168,7 @@ PetscErrorCode TaoModel::MakePc(const std::string& type) {
 TaoModel::~TaoModel() {
   PCDestroy(&pc_);
   for (Slot& s : slots_) MatDestroy(&s.equality), MatDestroy(&s.inequality), VecDestroy(&s.x);
-  for (Vec* v : {&x_, &g_, &v_, &hv_, &ye_, &yi_, &hessian_x_, &base_gradient_, &shifted_,
+  for (Vec* v : {&x_, &v_, &hv_, &ye_, &yi_, &hessian_x_, &base_gradient_, &shifted_,
                  &lambda_e_, &lambda_i_, &jtw_}) {
     VecDestroy(v);
   }
@@ -296,7 +337,7 @@ TaoModel::Operators TaoModel::UserOperators() const {
 PetscErrorCode TaoModel::SlotOperators(int slot, Operators* j) {
   PetscFunctionBeginUser;
   const Slot& s = slots_[slot];
-  if (!matrix_free_) {
+  if (keep_points_ != 1) {
     j->equality = s.equality, j->inequality = s.inequality;
     PetscFunctionReturn(0);
   }
@@ -309,10 +350,23 @@ PetscErrorCode TaoModel::SlotOperators(int slot, Operators* j) {
   PetscFunctionReturn(0);
 }
 
+// Copies where no process holds more of J's entries than of x; else points.
+bool TaoModel::KeepPoints() {
+  if (keep_points_ < 0) {
+    MatInfo info;
+    double entries = 0.0;
+    for (Mat j : {tao_->jacobian_equality, tao_->jacobian_inequality}) {
+      if (j && !Failed(MatGetInfo(j, MAT_LOCAL, &info))) entries += info.nz_allocated;
+    }
+    keep_points_ = Any(entries > n_) ? 1 : 0;
+  }
+  return keep_points_ == 1;
+}
+
 bool TaoModel::EvalJacobian(const ConstVectorRef& x, int slot) {
   if (error_ || Failed(SetPoint(x)) || Failed(ComputeUserJacobians(x_))) return false;
   Slot& s = slots_[slot];
-  if (matrix_free_) {
+  if (KeepPoints()) {
     if ((!s.x && Failed(VecDuplicate(x_, &s.x))) || Failed(VecCopy(x_, s.x))) return false;
     live_slot_ = slot;
     return true;
@@ -339,20 +393,39 @@ PetscErrorCode TaoModel::Multiply(const Operators& j, Vec v) {
 PetscErrorCode TaoModel::MultiplyTranspose(const Operators& j, Vec we, Vec wi, Vec out) {
   PetscFunctionBeginUser;
   PetscCall(VecSet(out, 0.0));
-  if (j.equality) PetscCall(MatMultTranspose(j.equality, we, out));
+  PetscCall(MultiplyTransposeAdd(j, we, wi, out));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode TaoModel::MultiplyTransposeAdd(const Operators& j, Vec we, Vec wi, Vec out) {
+  PetscFunctionBeginUser;
+  if (j.equality) PetscCall(MatMultTransposeAdd(j.equality, we, out, out));
   if (j.state) {
     PetscCall(MatMultTranspose(j.state, we, split_->state()));
-    PetscCall(split_->SetState(split_->state(), out));
+    PetscCall(split_->SetState(split_->state(), out, ADD_VALUES));
     PetscCall(MatMultTranspose(j.design, we, split_->design()));
-    PetscCall(split_->SetDesign(split_->design(), out));
+    PetscCall(split_->SetDesign(split_->design(), out, ADD_VALUES));
   }
   if (j.inequality) PetscCall(MatMultTransposeAdd(j.inequality, wi, out, out));
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode TaoModel::ScaledRows(double alpha, const ConstVectorRef& w) {
+  PetscScalar* a;
+  PetscFunctionBeginUser;
+  for (auto [rows, first, count] : {std::tuple{ye_, 0, me_}, std::tuple{yi_, me_, mi_}}) {
+    if (!rows) continue;
+    PetscCall(VecGetArrayWrite(rows, &a));
+    for (int k = 0; k < count; ++k) a[k] = alpha * w[first + k];
+    PetscCall(VecRestoreArrayWrite(rows, &a));
+  }
+  PetscFunctionReturn(0);
+}
+
 void TaoModel::JacobianTimes(int slot, const ConstVectorRef& v, VectorRef out) {
   Operators j;
-  if (Failed(SlotOperators(slot, &j)) || Failed(Copy(v.data(), n_, v_)) || Failed(Multiply(j, v_))) {
+  const Placed in(v_, v.data());
+  if (Failed(SlotOperators(slot, &j)) || Failed(in.code()) || Failed(Multiply(j, v_))) {
     return Poison(out);
   }
   if (ye_ && Failed(Copy(ye_, out.data()))) return Poison(out);
@@ -361,55 +434,113 @@ void TaoModel::JacobianTimes(int slot, const ConstVectorRef& v, VectorRef out) {
 
 void TaoModel::JacobianTransposeTimes(int slot, const ConstVectorRef& w, VectorRef out) {
   Operators j;
+  const Placed result(hv_, out.data());
   const bool failed = Failed(SlotOperators(slot, &j)) || (ye_ && Failed(Copy(w.data(), me_, ye_))) ||
-                      (yi_ && Failed(Copy(w.data() + me_, mi_, yi_))) ||
+                      (yi_ && Failed(Copy(w.data() + me_, mi_, yi_))) || Failed(result.code()) ||
                       Failed(MultiplyTranspose(j, ye_, yi_, hv_));
-  if (failed || Failed(Copy(hv_, out.data()))) Poison(out);
+  if (failed) Poison(out);
 }
 
+void TaoModel::JacobianTransposeTimesAdd(int slot, double alpha, const ConstVectorRef& w,
+                                         VectorRef out) {
+  Operators j;
+  const Placed result(hv_, out.data());
+  if (Failed(SlotOperators(slot, &j)) || Failed(ScaledRows(alpha, w)) || Failed(result.code()) ||
+      Failed(MultiplyTransposeAdd(j, ye_, yi_, hv_))) {
+    Poison(out);
+  }
+}
+
+constexpr PetscInt kChunk = 4096;  // squared entries passed to VecSetValues at a time
+
 // The squares of J's entries over this process's rows: summed per row into
-// `row_sums` and added per column into `column_sums`, each when given
-// (MatGetRow gives global column indices; the caller's VecAssembly sends
-// the entries of columns held elsewhere).
-PetscErrorCode TaoModel::SquareEntries(Mat j, double* row_sums, Vec column_sums) {
+// `row_sums` and added per column, times alpha, into `column_sums`, each
+// when given (MatGetRow gives global column indices; the caller's
+// VecAssembly sends the entries of columns held elsewhere).
+PetscErrorCode TaoModel::SquareEntries(Mat j, double alpha, double* row_sums, Vec column_sums) {
   PetscInt start, end, count;
   const PetscInt* columns;
   const PetscScalar* values;
+  PetscBool dense = PETSC_FALSE;
   PetscFunctionBeginUser;
+  PetscCall(PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(j), &dense, MATSEQDENSE,
+                                      MATMPIDENSE, ""));
+  if (dense) PetscFunctionReturn(SquareDenseEntries(j, alpha, row_sums, column_sums));
+  squares_.resize(kChunk);
   PetscCall(MatGetOwnershipRange(j, &start, &end));
   for (PetscInt r = start; r < end; ++r) {
     PetscCall(MatGetRow(j, r, &count, &columns, &values));
-    squares_.resize(static_cast<size_t>(count));
     double sum = 0.0;
-    for (PetscInt k = 0; k < count; ++k) sum += squares_[k] = values[k] * values[k];
+    for (PetscInt first = 0; first < count; first += kChunk) {
+      const PetscInt size = std::min(kChunk, count - first);
+      for (PetscInt k = 0; k < size; ++k) {
+        const double square = values[first + k] * values[first + k];
+        sum += square;
+        squares_[k] = alpha * square;
+      }
+      if (column_sums) {
+        PetscCall(VecSetValues(column_sums, size, columns + first, squares_.data(), ADD_VALUES));
+      }
+    }
     if (row_sums) row_sums[r - start] = sum;
-    if (column_sums) PetscCall(VecSetValues(column_sums, count, columns, squares_.data(), ADD_VALUES));
     PetscCall(MatRestoreRow(j, r, &count, &columns, &values));
   }
   PetscFunctionReturn(0);
 }
 
-// Unknown for matrices used as operators only: zero (the core's Jacobi
-// preconditioner and least-squares scaling then use W's diagonal alone).
-void TaoModel::JacobianColumnSquares(int slot, VectorRef out) {
-  const Slot& s = slots_[slot];
-  if (matrix_free_) {
-    out.setZero();
-    return;
+// As SquareEntries, reading the local rows in place (column-major, with
+// its leading dimension): MatGetRow would copy each row of n entries with
+// their column indices.
+PetscErrorCode TaoModel::SquareDenseEntries(Mat j, double alpha, double* row_sums, Vec column_sums) {
+  PetscInt rows, columns, lda;
+  const PetscScalar* a;
+  PetscFunctionBeginUser;
+  squares_.resize(kChunk);
+  square_columns_.resize(kChunk);
+  PetscCall(MatGetLocalSize(j, &rows, nullptr));
+  PetscCall(MatGetSize(j, nullptr, &columns));
+  PetscCall(MatDenseGetLDA(j, &lda));
+  PetscCall(MatDenseGetArrayRead(j, &a));
+  if (row_sums) std::fill(row_sums, row_sums + rows, 0.0);
+  for (PetscInt first = 0; first < columns; first += kChunk) {
+    const PetscInt size = std::min(kChunk, columns - first);
+    for (PetscInt k = 0; k < size; ++k) {
+      const PetscScalar* column = a + (first + k) * lda;
+      double sum = 0.0;
+      for (PetscInt r = 0; r < rows; ++r) {
+        const double square = column[r] * column[r];
+        if (row_sums) row_sums[r] += square;
+        sum += square;
+      }
+      squares_[k] = alpha * sum;
+      square_columns_[k] = first + k;
+    }
+    if (column_sums && rows > 0) {
+      PetscCall(VecSetValues(column_sums, size, square_columns_.data(), squares_.data(), ADD_VALUES));
+    }
   }
-  bool failed = Failed(VecSet(hv_, 0.0));
-  if (s.equality) failed = failed || Failed(SquareEntries(s.equality, nullptr, hv_));
-  if (s.inequality) failed = failed || Failed(SquareEntries(s.inequality, nullptr, hv_));
-  failed = failed || Failed(VecAssemblyBegin(hv_)) || Failed(VecAssemblyEnd(hv_));
-  if (failed || Failed(Copy(hv_, out.data()))) out.setZero();
+  PetscCall(MatDenseRestoreArrayRead(j, &a));
+  PetscFunctionReturn(0);
+}
+
+// Unknown for matrices used as operators only: nothing is added (the core's
+// Jacobi preconditioner and least-squares scaling then use W's diagonal alone).
+void TaoModel::AddJacobianColumnSquares(int slot, double alpha, VectorRef out) {
+  Operators j;
+  if (!assembled_ || Failed(SlotOperators(slot, &j))) return;
+  const Placed result(hv_, out.data());
+  bool failed = Failed(result.code());
+  if (j.equality) failed = failed || Failed(SquareEntries(j.equality, alpha, nullptr, hv_));
+  if (j.inequality) failed = failed || Failed(SquareEntries(j.inequality, alpha, nullptr, hv_));
+  if (!failed && !Failed(VecAssemblyBegin(hv_))) Failed(VecAssemblyEnd(hv_));
 }
 
 void TaoModel::JacobianRowSquares(int slot, VectorRef out) {
-  const Slot& s = slots_[slot];
+  Operators j;
   out.setZero();
-  if (matrix_free_) return;
-  if (s.equality && Failed(SquareEntries(s.equality, out.data(), nullptr))) return;
-  if (s.inequality) Failed(SquareEntries(s.inequality, out.data() + me_, nullptr));
+  if (!assembled_ || Failed(SlotOperators(slot, &j))) return;
+  if (j.equality && Failed(SquareEntries(j.equality, 1.0, out.data(), nullptr))) return;
+  if (j.inequality) Failed(SquareEntries(j.inequality, 1.0, out.data() + me_, nullptr));
 }
 
 // tao->DE = lambda_e, tao->DI = -lambda_i (the header's conventions).
@@ -426,8 +557,17 @@ PetscErrorCode TaoModel::SetMultipliers(const ConstVectorRef& lambda) {
 }
 
 bool TaoModel::EvalHessian(const ConstVectorRef& x, double, const ConstVectorRef& lambda) {
+  if (error_) return false;
+  if (!hessian_x_) {  // W at x_ (a Hessian routine, no state preconditioner: the header)
+    const PetscScalar* a;
+    if (Failed(VecGetArrayRead(x_, &a))) return false;
+    const bool moved = !std::equal(x.data(), x.data() + n_, a);
+    VecRestoreArrayRead(x_, &a);
+    if (Any(moved) && Failed(SetPoint(x))) return false;
+  }
   live_slot_ = -1, near_hessian_point_ = false;  // the user's routines may move a shell's point
-  if (error_ || Failed(Copy(x.data(), n_, hessian_x_))) return false;
+  Vec point = hessian_x_ ? hessian_x_ : x_;
+  if (hessian_x_ && Failed(Copy(x.data(), n_, hessian_x_))) return false;
   if (!user_hessian_) {
     if ((lambda_e_ && Failed(Copy(lambda.data(), me_, lambda_e_))) ||
         (lambda_i_ && Failed(Copy(lambda.data() + me_, mi_, lambda_i_)))) {
@@ -436,7 +576,7 @@ bool TaoModel::EvalHessian(const ConstVectorRef& x, double, const ConstVectorRef
     return !Failed(LagrangianGradient(hessian_x_, base_gradient_));
   }
   if (Failed(SetMultipliers(lambda)) ||
-      Failed(TaoComputeHessian(tao_, hessian_x_, tao_->hessian, tao_->hessian_pre))) {
+      Failed(TaoComputeHessian(tao_, point, tao_->hessian, tao_->hessian_pre))) {
     return false;
   }
   PetscBool has_norm = PETSC_FALSE;
@@ -479,10 +619,11 @@ PetscErrorCode TaoModel::DifferenceProduct(Vec v, Vec out) {
 }
 
 void TaoModel::HessianTimes(const ConstVectorRef& v, VectorRef out) {
-  if (Failed(Copy(v.data(), n_, v_))) return Poison(out);
-  const PetscErrorCode code =
-      user_hessian_ ? MatMult(tao_->hessian, v_, hv_) : DifferenceProduct(v_, hv_);
-  if (Failed(code) || Failed(Copy(hv_, out.data()))) Poison(out);
+  const Placed in(v_, v.data()), result(hv_, out.data());
+  if (Failed(in.code()) || Failed(result.code()) ||
+      Failed(user_hessian_ ? MatMult(tao_->hessian, v_, hv_) : DifferenceProduct(v_, hv_))) {
+    Poison(out);
+  }
 }
 
 // diag(W) where the matrix has it stored: a matrix-free one (MFFD, shell)
@@ -496,7 +637,8 @@ void TaoModel::HessianDiagonal(VectorRef d) {
       matrix_free || Failed(MatHasOperation(tao_->hessian, MATOP_GET_DIAGONAL, &has)) || !has) {
     return;
   }
-  if (!Failed(MatGetDiagonal(tao_->hessian, hv_))) Failed(Copy(hv_, d.data()));
+  const Placed result(hv_, d.data());
+  if (Failed(result.code()) || Failed(MatGetDiagonal(tao_->hessian, hv_))) d.setZero();
 }
 
 PetscErrorCode TaoModel::AtHessianPoint() {
@@ -522,10 +664,11 @@ bool TaoModel::UpdatePreconditioner(double beta) {
 }
 
 void TaoModel::ApplyPreconditioner(const ConstVectorRef& r, VectorRef z) {
-  if (Failed(Copy(r.data(), n_, v_))) return Poison(z);
-  const bool failed = state_pc_ ? Failed(AtHessianPoint()) || Failed(state_pc_->Apply(v_, hv_))
-                                : Failed(PCApply(pc_, v_, hv_));
-  if (failed || Failed(Copy(hv_, z.data()))) Poison(z);
+  const Placed in(v_, r.data()), result(hv_, z.data());
+  const bool failed = Failed(in.code()) || Failed(result.code()) ||
+                      (state_pc_ ? Failed(AtHessianPoint()) || Failed(state_pc_->Apply(v_, hv_))
+                                 : Failed(PCApply(pc_, v_, hv_)));
+  if (failed) Poison(z);
 }
 
 }  // namespace petsc

@@ -14,12 +14,16 @@
 // TAOLCL does, the Jacobian routines are called at x before the constraints
 // routine: PETSc's PDE programs compute coefficients of c(x) there.
 //
-// The Jacobians: where every Jacobian matrix is assembled (AIJ, BAIJ,
-// dense), each point the solver keeps has its own copy of the values
-// (MatCopy); otherwise (shell matrices, the state and design blocks) the
-// matrices are used as operators only, MatMult and MatMultTranspose, and
-// the Jacobian routines are called again at a kept point when the user's
-// matrices last saw another (any user routine may move a shell's point).
+// The Jacobians: each point the solver keeps (a slot) holds either a copy
+// of the matrices' values (MatCopy) or the point itself, at which the
+// Jacobian routines are called again when the user's matrices last saw
+// another (any user routine may move a shell's point). Copies are kept
+// where every Jacobian matrix is assembled (AIJ, BAIJ, dense) and no
+// process holds more of their entries than of x; otherwise the point is the
+// smaller (a dense row's owner holds n entries), or the only choice (shell
+// matrices, the state and design blocks: used through MatMult and
+// MatMultTranspose alone). Products read and write the core's vectors in
+// place (VecPlaceArray), without copies.
 //
 // The Hessian: the user's Hessian routine is called with tao->DE and
 // tao->DI set to the current multipliers, as PDIPM does, so a routine
@@ -85,7 +89,9 @@ class TaoModel final : public Problem, public DistributedModel, private Reductio
   bool EvalJacobian(const ConstVectorRef& x, int slot) override;
   void JacobianTimes(int slot, const ConstVectorRef& v, VectorRef out) override;
   void JacobianTransposeTimes(int slot, const ConstVectorRef& w, VectorRef out) override;
-  void JacobianColumnSquares(int slot, VectorRef out) override;
+  void JacobianTransposeTimesAdd(int slot, double alpha, const ConstVectorRef& w,
+                                 VectorRef out) override;
+  void AddJacobianColumnSquares(int slot, double alpha, VectorRef out) override;
   void JacobianRowSquares(int slot, VectorRef out) override;
   bool EvalHessian(const ConstVectorRef& x, double sigma, const ConstVectorRef& lambda) override;
   void HessianTimes(const ConstVectorRef& v, VectorRef out) override;
@@ -95,8 +101,8 @@ class TaoModel final : public Problem, public DistributedModel, private Reductio
   void ApplyPreconditioner(const ConstVectorRef& r, VectorRef z) override;
 
  private:
-  // A kept Jacobian: copies of the matrices' values, or (matrix_free_)
-  // the point at which the Jacobian routines are called again.
+  // A kept Jacobian: copies of the matrices' values, or (keep_points_) the
+  // point at which the Jacobian routines are called again.
   struct Slot {
     Mat equality = nullptr, inequality = nullptr;
     Vec x = nullptr;
@@ -112,13 +118,17 @@ class TaoModel final : public Problem, public DistributedModel, private Reductio
   bool Failed(PetscErrorCode code);  // keeps the first error; true on one
   PetscErrorCode SetPoint(const ConstVectorRef& x);  // x_ <- x
   PetscErrorCode Keep(Mat from, Mat* to);  // a copy of J's values for a slot
-  PetscErrorCode SquareEntries(Mat j, double* row_sums, Vec column_sums);
+  bool KeepPoints();                        // decided at the first Jacobian (the header)
+  PetscErrorCode SquareEntries(Mat j, double alpha, double* row_sums, Vec column_sums);
+  PetscErrorCode SquareDenseEntries(Mat j, double alpha, double* row_sums, Vec column_sums);
   PetscErrorCode SetMultipliers(const ConstVectorRef& lambda);
   PetscErrorCode ComputeUserJacobians(Vec x);  // the user's matrices at x
   Operators UserOperators() const;
   PetscErrorCode SlotOperators(int slot, Operators* ops);
   PetscErrorCode Multiply(const Operators& j, Vec v);  // (ye_, yi_) = J v
   PetscErrorCode MultiplyTranspose(const Operators& j, Vec we, Vec wi, Vec out);  // out = J^T w
+  PetscErrorCode MultiplyTransposeAdd(const Operators& j, Vec we, Vec wi, Vec out);  // out += J^T w
+  PetscErrorCode ScaledRows(double alpha, const ConstVectorRef& w);  // (ye_, yi_) = alpha w
   PetscErrorCode LagrangianGradient(Vec x, Vec out);
   PetscErrorCode DifferenceProduct(Vec v, Vec out);
   PetscErrorCode AtHessianPoint();  // the user's matrices near where W was evaluated
@@ -130,17 +140,19 @@ class TaoModel final : public Problem, public DistributedModel, private Reductio
   bool bounded_ = false;
   bool state_design_ = false;              // c_e from TaoSetConstraintsRoutine (TAOLCL's form)
   bool constrained_ = false;               // any rows, on any process
-  bool matrix_free_ = false;               // Jacobians as operators only (the header)
+  bool assembled_ = false;                 // J's entries readable (MatGetRow; the header)
+  int keep_points_ = -1;                   // slots hold points, not copies (-1: undecided)
   int live_slot_ = -1;                     // the slot whose point the user's matrices hold
   bool near_hessian_point_ = false;        // ... or they hold one within h of hessian_x_
   bool user_hessian_ = false;
   bool objective_with_gradient_ = false;  // f only through the objective-and-gradient routine
   bool gradient_at_x_ = false;            // g_ holds grad f at x_
   PetscErrorCode error_ = 0;
-  Vec x_ = nullptr, g_ = nullptr;         // the evaluation point and grad f there
-  Vec v_ = nullptr, hv_ = nullptr;        // products' input (x layout) and output
+  Vec x_ = nullptr;                       // the evaluation point
+  Vec g_ = nullptr;                       // grad f at x_ (TAO's gradient Vec, not owned)
+  Vec v_ = nullptr, hv_ = nullptr;        // products' input and output: no storage, placed
   Vec ye_ = nullptr, yi_ = nullptr;       // row-space work (c_e and c_i layouts)
-  Vec hessian_x_ = nullptr;               // where W was evaluated
+  Vec hessian_x_ = nullptr;               // where W was evaluated (x_ with a Hessian routine)
   Vec base_gradient_ = nullptr, shifted_ = nullptr;  // finite-difference W: grad L at hessian_x_, x + h v
   Vec lambda_e_ = nullptr, lambda_i_ = nullptr;      // finite-difference W: its multipliers
   Vec jtw_ = nullptr;                                // finite-difference W: J^T lambda
@@ -148,7 +160,8 @@ class TaoModel final : public Problem, public DistributedModel, private Reductio
   std::unique_ptr<StateDesignSplit> split_;        // x's state and design entries (TAOLCL's form)
   std::unique_ptr<StatePreconditioner> state_pc_;  // from the state Jacobian's inverse, or none
   std::vector<Slot> slots_;
-  std::vector<PetscScalar> squares_;      // one row's squared values
+  std::vector<PetscScalar> squares_;      // a chunk of squared entries (SquareEntries)
+  std::vector<PetscInt> square_columns_;  // their columns (dense matrices)
 };
 
 }  // namespace petsc

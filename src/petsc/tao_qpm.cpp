@@ -135,7 +135,6 @@ PetscErrorCode TaoSetUp_QPM(Tao tao) {
   const std::string unread = qpm::petsc::UnreadRoutine(tao);
   PetscCheck(unread.empty(), comm, PETSC_ERR_ARG_WRONGSTATE, "qpm: %s", unread.c_str());
   if (!tao->gradient) PetscCall(VecDuplicate(tao->solution, &tao->gradient));
-  if (!tao->stepdirection) PetscCall(VecDuplicate(tao->solution, &tao->stepdirection));
   PetscCall(TaoComputeVariableBounds(tao));
   if (tao->eq_constrained && !tao->DE) PetscCall(VecDuplicate(tao->constraints_equality, &tao->DE));
   if (qpm::petsc::HasStateDesignConstraints(tao) && !tao->DE) {

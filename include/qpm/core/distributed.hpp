@@ -45,8 +45,12 @@ class DistributedModel {
   virtual bool EvalJacobian(const ConstVectorRef& x, int slot) = 0;
   virtual void JacobianTimes(int slot, const ConstVectorRef& v, VectorRef out) = 0;  // J v
   virtual void JacobianTransposeTimes(int slot, const ConstVectorRef& w, VectorRef out) = 0;  // J^T w
-  // Per local column i of J: sum over the rows of J_ri^2 (the diagonal of J^T J).
-  virtual void JacobianColumnSquares(int slot, VectorRef out) = 0;
+  // out += alpha J^T w, without an x-sized temporary.
+  virtual void JacobianTransposeTimesAdd(int slot, double alpha, const ConstVectorRef& w,
+                                         VectorRef out) = 0;
+  // Per local column i of J: out_i += alpha sum over the rows of J_ri^2
+  // (alpha times the diagonal of J^T J).
+  virtual void AddJacobianColumnSquares(int slot, double alpha, VectorRef out) = 0;
   // Per local row r of J: sum over the columns of J_ri^2 (the diagonal of J J^T).
   virtual void JacobianRowSquares(int slot, VectorRef out) = 0;
 
