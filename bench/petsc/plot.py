@@ -4,7 +4,7 @@
 writes scaling.png there: qpm and almm as TAO solver types on
 examples/petsc/rosenbrock_sphere.cpp, 1 and 2 MPI processes; hollow markers
 are runs that did not converge (at the wall-time limit: their time is the
-limit)."""
+limit). Rows with program options (-jacobian shell) are left to the table."""
 import csv
 import sys
 
@@ -20,7 +20,7 @@ styles = {("qpm", "1", "1e-8/1e-8"): ("C0", "o-"), ("qpm", "2", "1e-8/1e-8"): ("
           ("almm", "1", "1e-5/1e-5"): ("C1", "o-"), ("almm", "2", "1e-5/1e-5"): ("C1", "s--")}
 for (solver, np_, tol), (color, style) in styles.items():
     sel = sorted((r for r in rows if r["solver"] == solver and r["processes"] == np_ and
-                  r["tolerances"] == tol), key=lambda r: int(r["n"]))
+                  r["tolerances"] == tol and not r["options"]), key=lambda r: int(r["n"]))
     for ax, key in zip(axes, ("seconds", "memory_mb")):
         pts = [(int(r["n"]), float(r[key]), r["reason"]) for r in sel if r[key]]
         if not pts:

@@ -72,6 +72,10 @@ case "$what" in
         tol="-tao_gatol 1e-5 -tao_catol 1e-5" run rosenbrock_sphere "$n" "$np" almm
       done
     done
+    # The same with J as an operator over every process's part of x
+    # (MATSHELL), not a dense row on process 0: what the 2-process speed-up
+    # is without the row's gather onto one process.
+    for np in 1 2; do run rosenbrock_sphere 10000000 "$np" qpm -jacobian shell; done
     ;;
   almm-tight)
     run rosenbrock_sphere 100000 1 almm

@@ -20,6 +20,11 @@
 // the DMDA's local vector) is not counted in that share, the program
 // evaluates f, grad f and J once at x_0 before it measures.
 //
+// The constraint's Jacobian 2 x^T is a dense 1 x n matrix (MATDENSE) on the
+// row's owner by default; with -jacobian shell it is an operator over every
+// rank's part of x (MATSHELL: J v = 2 x'v, one reduction; J^T w = 2 w x),
+// which gathers nothing onto the row's owner.
+//
 //   mpirun -n 2 ./rosenbrock_sphere -n 100000 -tao_type almm
 //   mpirun -n 2 ./rosenbrock_sphere -tao_type pdipm -tao_pdipm_kkt_shift_pd -ksp_type preonly
 //          -pc_type cholesky -pc_factor_mat_solver_type mumps
@@ -30,8 +35,9 @@
 struct AppCtx {
   DM         da;
   PetscInt   n;
-  VecScatter to_zero; // x onto rank 0, which owns the constraint row
-  Vec        x_all;   // x on rank 0 (length 0 elsewhere)
+  VecScatter to_zero = NULL; // x onto rank 0, which owns the constraint row (dense J)
+  Vec        x_all   = NULL; // x on rank 0 (length 0 elsewhere) (dense J)
+  Vec        x_at    = NULL; // the point of the shell J (-jacobian shell)
 };
 
 static PetscErrorCode FormObjectiveGradient(Tao, Vec X, PetscReal *f, Vec G, void *ctx)
@@ -154,6 +160,39 @@ static PetscErrorCode FormEqualityJacobian(Tao, Vec X, Mat J, Mat, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// -jacobian shell: J v = 2 x'v, on the row's owner.
+static PetscErrorCode ShellRowMult(Mat J, Vec v, Vec y)
+{
+  AppCtx     *user;
+  PetscScalar dot;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(J, &user));
+  PetscCall(VecDot(user->x_at, v, &dot));
+  PetscCall(VecSet(y, 2.0 * dot));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// J^T w = 2 w x, w's single entry summed onto every rank.
+static PetscErrorCode ShellRowMultTranspose(Mat J, Vec w, Vec y)
+{
+  AppCtx     *user;
+  PetscScalar w0;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(J, &user));
+  PetscCall(VecSum(w, &w0));
+  PetscCall(VecAXPBY(y, 2.0 * w0, 0.0, user->x_at));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FormShellJacobian(Tao, Vec X, Mat, Mat, void *ctx)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VecCopy(X, ((AppCtx *)ctx)->x_at));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   AppCtx        user;
@@ -163,6 +202,7 @@ int main(int argc, char **argv)
   PetscInt      nloc, me;
   PetscMPIInt   rank;
   PetscReal     x0 = 0.5;
+  char          jacobian[16] = "dense";
   double        t0, t, t_max, rss_max, solve_max;
   PetscLogDouble before;
   struct rusage usage;
@@ -172,6 +212,9 @@ int main(int argc, char **argv)
   user.n = 1000;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &user.n, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-x0", &x0, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-jacobian", jacobian, sizeof jacobian, NULL));
+  const PetscBool shell = (PetscBool)(strcmp(jacobian, "shell") == 0);
+  PetscCheck(shell || strcmp(jacobian, "dense") == 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-jacobian is dense or shell");
   PetscCheck(user.n >= 2, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 2");
   PetscCall(DMDACreate1d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, user.n, 1, 1, NULL, &user.da));
   PetscCall(DMSetUp(user.da));
@@ -186,8 +229,15 @@ int main(int argc, char **argv)
   PetscCall(VecSet(lambda_e, 0.0));
   PetscCall(VecGetLocalSize(ce, &me)); // dense 1 x n: the row's owner stores all n entries
   PetscCheck(me == 0 || rank == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the constraint row is not on rank 0");
-  PetscCall(MatCreateDense(PETSC_COMM_WORLD, me, nloc, 1, user.n, NULL, &Je));
-  PetscCall(VecScatterCreateToZero(x, &user.to_zero, &user.x_all));
+  if (shell) {
+    PetscCall(MatCreateShell(PETSC_COMM_WORLD, me, nloc, 1, user.n, &user, &Je));
+    PetscCall(MatShellSetOperation(Je, MATOP_MULT, (void (*)(void))ShellRowMult));
+    PetscCall(MatShellSetOperation(Je, MATOP_MULT_TRANSPOSE, (void (*)(void))ShellRowMultTranspose));
+    PetscCall(VecDuplicate(x, &user.x_at));
+  } else {
+    PetscCall(MatCreateDense(PETSC_COMM_WORLD, me, nloc, 1, user.n, NULL, &Je));
+    PetscCall(VecScatterCreateToZero(x, &user.to_zero, &user.x_all));
+  }
 
   PetscCall(TaoCreate(PETSC_COMM_WORLD, &tao));
   PetscCall(TaoSetType(tao, TAOALMM)); // default; -tao_type overrides
@@ -196,7 +246,7 @@ int main(int argc, char **argv)
   PetscCall(TaoSetObjectiveAndGradient(tao, NULL, FormObjectiveGradient, &user));
   PetscCall(TaoSetHessian(tao, H, H, FormHessian, &user));
   PetscCall(TaoSetEqualityConstraintsRoutine(tao, ce, FormEquality, &user));
-  PetscCall(TaoSetJacobianEqualityRoutine(tao, Je, Je, FormEqualityJacobian, &user));
+  PetscCall(TaoSetJacobianEqualityRoutine(tao, Je, Je, shell ? FormShellJacobian : FormEqualityJacobian, &user));
   PetscCall(TaoSetFromOptions(tao));
   PetscCall(EvaluateOnce(tao, x, Je));
   PetscCall(PetscMemoryGetCurrentUsage(&before));
@@ -216,7 +266,7 @@ int main(int argc, char **argv)
 
   PetscCall(TaoDestroy(&tao));
   for (Mat *m : {&H, &Je}) PetscCall(MatDestroy(m));
-  for (Vec *v : {&x, &x_star, &ce, &lambda_e, &user.x_all}) PetscCall(VecDestroy(v));
+  for (Vec *v : {&x, &x_star, &ce, &lambda_e, &user.x_all, &user.x_at}) PetscCall(VecDestroy(v));
   PetscCall(VecScatterDestroy(&user.to_zero));
   PetscCall(DMDestroy(&user.da));
   PetscCall(PetscFinalize());
