@@ -55,15 +55,20 @@ TaoConvergedReason Reason(qpm::TerminationType type) {
   }
 }
 
-// After each accepted step: the user's update routine (TaoSetUpdate), TAO's
-// history, monitors and convergence test (gatol, catol, max_it, max_funcs,
-// a user's test); false ends the solve.
-bool Monitor(Tao tao, const qpm::IterationInfo& info, PetscErrorCode* error) {
+// After each accepted step: the iterate into tao->solution, then the
+// user's update routine (TaoSetUpdate), TAO's history, monitors and
+// convergence test (gatol, catol, max_it, max_funcs, a user's test); false
+// ends the solve.
+bool Monitor(Tao tao, const qpm::petsc::TaoModel& model, const qpm::IterationInfo& info,
+             PetscErrorCode* error) {
   if (!std::isfinite(info.f) || !std::isfinite(info.grad_q_norm)) {
     tao->reason = TAO_DIVERGED_NAN;
     return false;
   }
   tao->niter = static_cast<PetscInt>(info.iter);
+  // TAO's monitors and the user's routines read the iterate in tao->solution.
+  *error = model.WriteVec(Eigen::Map<const qpm::Vector>(info.x, info.n), tao->solution);
+  if (*error) return false;
   if (tao->ops->update && info.iter > 0) *error = (*tao->ops->update)(tao, tao->niter, tao->user_update);
   if (!*error) *error = TaoLogConvergenceHistory(tao, info.f, info.grad_q_norm, info.c_norm, tao->ksp_its);
   if (!*error) *error = TaoMonitor(tao, tao->niter, info.f, info.grad_q_norm, info.c_norm, info.step.step_size);
@@ -108,7 +113,7 @@ PetscErrorCode TaoSolve_QPM(Tao tao) {
   PetscErrorCode monitor_error = 0;
   qpm::Callbacks callbacks;
   callbacks.on_iteration = [&](const qpm::IterationInfo& info) {
-    return !model.error() && Monitor(tao, info, &monitor_error);
+    return !model.error() && Monitor(tao, model, info, &monitor_error);
   };
   try {  // no exception crosses the C boundary
     qpm->summary = qpm::Solve(&model, x0, options, callbacks);

@@ -121,6 +121,10 @@ struct IterationInfo {
   double grad_q_max = 0.0;
   double tau = 0.0;
   StepInfo step;
+  // The point's n variables (of the problem solved: with fixed variables
+  // removed, the free ones; no slacks), valid during the callback only.
+  const double* x = nullptr;
+  int n = 0;
 };
 
 struct Callbacks {

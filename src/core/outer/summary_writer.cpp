@@ -85,6 +85,8 @@ bool SummaryWriter::Notify(const Iterate& x, const StepInfo& step, const Penalty
   info.grad_q_max = MaxNorm(q.layout().reduce(), x.grad_q);
   info.tau = tau(info.c_norm);
   info.step = step;
+  info.x = x.x.data();
+  info.n = q.layout().n_x();
   return callbacks_.on_iteration(info);
 }
 
