@@ -4,7 +4,7 @@
 # scaling: Rosenbrock on the sphere up to n = 1e7) and PETSc's own TAO
 # tutorials (bench/petsc/run_tutorials.sh), and PETSc's PDE-constrained
 # tutorials against TAOLCL (bench/petsc/run_pde.sh). Writes
-# bench/petsc/examples.csv, scaling.csv, tutorials.csv, pde.csv and scaling.png. Needs a build with PETSc
+# bench/petsc/examples.csv, scaling.csv, speedup.csv, tutorials.csv, pde.csv and scaling.png. Needs a build with PETSc
 # (Debian petsc-dev; meson finds it), mpirun and, for the tutorials, mpicc
 # and Debian's libpetsc3.18-dev-examples.
 #
@@ -19,6 +19,7 @@ export LIMIT=${LIMIT:-300}
 bench_build src/petsc/libqpm_petsc.so examples/petsc/eq_ineq examples/petsc/bounds examples/petsc/rosenbrock_sphere
 bash bench/petsc/run_tao.sh examples "$build" >"$out/examples.csv"
 bash bench/petsc/run_tao.sh scaling "$build" >"$out/scaling.csv"
+bash bench/petsc/run_tao.sh speedup "$build" >"$out/speedup.csv"
 bash bench/petsc/run_tutorials.sh "$build" >"$out/tutorials.csv"
 bash bench/petsc/run_pde.sh "$build" >"$out/pde.csv"
 bench_matplotlib

@@ -4,9 +4,9 @@
 # loaded with -dll_append. Every run: the same program, tolerances
 # -tao_gatol and -tao_catol 1e-8, on 1 and 2 MPI processes, under a wall-time
 # limit (LIMIT seconds, default 600). Prints CSV rows (header first);
-# bench/petsc/run.sh writes them to examples.csv and scaling.csv:
+# bench/petsc/run.sh writes them to examples.csv, scaling.csv and speedup.csv:
 #
-#   bash bench/petsc/run_tao.sh examples|scaling|almm-tight [BUILD]
+#   bash bench/petsc/run_tao.sh examples|scaling|almm-tight|speedup [BUILD]
 #
 # BUILD (default ${BUILD_DIR:-build}) must hold src/petsc/libqpm_petsc.so and
 # examples/petsc/ (bench/petsc/run.sh builds them).
@@ -80,5 +80,13 @@ case "$what" in
   almm-tight)
     run rosenbrock_sphere 100000 1 almm
     ;;
-  *) echo "usage: $0 examples|scaling|almm-tight [build]" >&2; exit 2 ;;
+  speedup)
+    # The same work on 1 and 2 processes: the first 15 iterations at
+    # n = 1e7 (both paths take the same steps there: same f, products and
+    # outer iterations), with J as the dense row and as the shell.
+    for j in dense shell; do
+      for np in 1 2; do run rosenbrock_sphere 10000000 "$np" qpm -jacobian "$j" -tao_max_it 15; done
+    done
+    ;;
+  *) echo "usage: $0 examples|scaling|almm-tight|speedup [build]" >&2; exit 2 ;;
 esac
