@@ -248,13 +248,9 @@ bool TaoModel::EvalObjective(const ConstVectorRef& x, double* f) {
 }
 
 bool TaoModel::EvalGradient(const ConstVectorRef& x, VectorRef grad_f) {
-  if (error_) return false;
-  const PetscScalar* a;
-  if (Failed(VecGetArrayRead(x_, &a))) return false;
-  const bool moved = !std::equal(x.data(), x.data() + n_, a);
-  VecRestoreArrayRead(x_, &a);
-  // Decided by all processes: TaoComputeGradient is collective.
-  if (Any(moved) || !gradient_at_x_) {
+  bool moved = false;
+  if (error_ || Failed(Moved(x, &moved))) return false;
+  if (moved || !gradient_at_x_) {
     if (Failed(SetPoint(x)) || Failed(TaoComputeGradient(tao_, x_, g_))) return false;
     gradient_at_x_ = true;
   }
@@ -282,6 +278,18 @@ bool TaoModel::EvalConstraints(const ConstVectorRef& x, VectorRef g) {
     }
   }
   return true;
+}
+
+// Whether x differs from x_ on any process: decided by all, since the
+// routine called next is collective.
+PetscErrorCode TaoModel::Moved(const ConstVectorRef& x, bool* moved) const {
+  const PetscScalar* a;
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(x_, &a));
+  const bool local = !std::equal(x.data(), x.data() + n_, a);
+  PetscCall(VecRestoreArrayRead(x_, &a));
+  *moved = Any(local);
+  PetscFunctionReturn(0);
 }
 
 int TaoModel::NewJacobianSlot() {
@@ -559,11 +567,8 @@ PetscErrorCode TaoModel::SetMultipliers(const ConstVectorRef& lambda) {
 bool TaoModel::EvalHessian(const ConstVectorRef& x, double, const ConstVectorRef& lambda) {
   if (error_) return false;
   if (!hessian_x_) {  // W at x_ (a Hessian routine, no state preconditioner: the header)
-    const PetscScalar* a;
-    if (Failed(VecGetArrayRead(x_, &a))) return false;
-    const bool moved = !std::equal(x.data(), x.data() + n_, a);
-    VecRestoreArrayRead(x_, &a);
-    if (Any(moved) && Failed(SetPoint(x))) return false;
+    bool moved = false;
+    if (Failed(Moved(x, &moved)) || (moved && Failed(SetPoint(x)))) return false;
   }
   live_slot_ = -1, near_hessian_point_ = false;  // the user's routines may move a shell's point
   Vec point = hessian_x_ ? hessian_x_ : x_;

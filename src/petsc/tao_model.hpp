@@ -117,6 +117,7 @@ class TaoModel final : public Problem, public DistributedModel, private Reductio
 
   bool Failed(PetscErrorCode code);  // keeps the first error; true on one
   PetscErrorCode SetPoint(const ConstVectorRef& x);  // x_ <- x
+  PetscErrorCode Moved(const ConstVectorRef& x, bool* moved) const;  // x != x_ anywhere
   PetscErrorCode Keep(Mat from, Mat* to);  // a copy of J's values for a slot
   bool KeepPoints();                        // decided at the first Jacobian (the header)
   PetscErrorCode SquareEntries(Mat j, double alpha, double* row_sums, Vec column_sums);
