@@ -168,6 +168,30 @@ BOOST_AUTO_TEST_CASE(MultiplierEstimatesKeepBetaBoundedAtTightTolerance) {
   }
 }
 
+// min sum x_j  s.t.  x_j = 1e-5 (j < 100), from x0 = 0: |f(x0)| < 1 and ||c||
+// tiny, so ALGENCAN's rule with the near-feasibility unit gives beta_0 = 0.1,
+// while lambda_0 = -1 per row. At that beta the merit would gain
+// ||lambda_0||^2 / (2 beta) = 500 from the violation c = -lambda_0 / beta: far
+// more than f's scale. beta_0 keeps that gain within max(1, |f(x0)|).
+BOOST_AUTO_TEST_CASE(DefaultBetaZeroKeepsTheMultiplierTermsGainWithinTheObjectivesScale) {
+  const int m = 100;
+  TestProblem p;
+  p.name = "linear, near-feasible start";
+  p.n = m, p.m = m;
+  p.x0 = Vector::Zero(m);
+  p.f = [](const Vector& x) { return x.sum(); };
+  p.grad = [m](const Vector&) { return Vector::Ones(m); };
+  p.c = [](const Vector& x) { return (x.array() - 1e-5).matrix().eval(); };
+  p.jac = [m](const Vector&) { return Eigen::MatrixXd::Identity(m, m); };
+  p.hess = [m](const Vector&, double, const Vector&) { return Eigen::MatrixXd::Zero(m, m); };
+  const qpm::Summary s = SolveDefault(p, p.x0);
+  BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
+  BOOST_TEST(std::abs(s.f - m * 1e-5) <= 1e-8);
+  BOOST_TEST_REQUIRE(!s.outer.empty());
+  const double lambda0_squared = m * 1.0;  // least squares at x0: -grad f = J' lambda
+  BOOST_TEST(s.outer.front().beta >= 0.5 * lambda0_squared * (1.0 - 1e-12));
+}
+
 // As Ipopt, J's structure is read once per solve, whatever wraps the model
 // (scaling, fixed variables): a model that counts its calls, or fails on a
 // later one, sees what Ipopt would make it see.

@@ -113,6 +113,15 @@ class ConditionalPenalty : public PenaltyUpdate {
     previous_c_max_ = MaxNorm(q, x0.c);
     return o_.penalty_init > 0.0 ? o_.penalty_init : Automatic(q, x0);
   }
+  // At least ||lambda_0||^2 / (2 max(1, |f|)): the merit's gain from moving
+  // to c = -lambda_0 / beta, ||lambda_0||^2 / (2 beta), stays within f's
+  // scale (docs/algorithm.md, "The default mode").
+  double Seeded(double beta, const PenaltyFunction& q, const Iterate& x0) override {
+    if (o_.penalty_init > 0.0) return beta;
+    const double lambda2 = q.layout().reduce().Sum(q.merit().multipliers().squaredNorm());
+    const double floor = lambda2 / (2.0 * std::max(1.0, std::abs(x0.f)));
+    return std::max(beta, std::min(floor, o_.multipliers.penalty_init_max));
+  }
   // After the first subproblem there is no earlier multiplier step to judge:
   // x_0's violation says nothing about lambda_0 (ALGENCAN tests from k = 1).
   double Next(double beta, const Iterate& x, long, int k) override {

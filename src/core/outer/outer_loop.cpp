@@ -76,6 +76,11 @@ bool OuterLoop::Start(const Vector& x0, const Vector& lambda0) {
   q_.merit().set_beta(method_.penalty->Start(q_, x));
   if (!q_.EvaluateDerivatives(&x)) return false;
   method_.multipliers->Seed(lambda0, &q_, &x);
+  const double beta0 = method_.penalty->Seeded(q_.merit().beta(), q_, x);
+  if (beta0 != q_.merit().beta()) {
+    q_.merit().set_beta(beta0);
+    q_.merit().Refresh(&x);
+  }
   // z_0 is the caller's x0 (alive for the solve) when nothing was projected
   // and there are no slacks: one n-vector less (docs/algorithm.md, "Memory budget").
   const bool z0_is_x0 = report_.summary().start_projected == 0 && q_.layout().num_slacks() == 0;

@@ -44,6 +44,7 @@ class GeometricPenalty : public PenaltyUpdate {
   double Start(const PenaltyFunction&, const Iterate&) override {
     return o_.PaperPenaltyInit();
   }
+  double Seeded(double beta, const PenaltyFunction&, const Iterate&) override { return beta; }
   double Next(double beta, const Iterate&, long inner_iterations, int) override {
     return beta * Growth(inner_iterations);
   }

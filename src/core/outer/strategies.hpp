@@ -51,6 +51,8 @@ class PenaltyUpdate {
   virtual ~PenaltyUpdate() = default;
   // beta_0 at the start point (f and c evaluated, slacks fitted).
   virtual double Start(const PenaltyFunction& q, const Iterate& x0) = 0;
+  // beta_0 once lambda_0 is set in q's merit (MultiplierUpdate::Seed).
+  virtual double Seeded(double beta, const PenaltyFunction& q, const Iterate& x0) = 0;
   // beta_{k+1} after subproblem k ended at x after `inner_iterations`.
   virtual double Next(double beta, const Iterate& x, long inner_iterations, int k) = 0;
   // beta for the second start from x_0 (Restarts::RestartFromX0).
