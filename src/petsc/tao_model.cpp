@@ -460,6 +460,9 @@ void TaoModel::JacobianTransposeTimesAdd(int slot, double alpha, const ConstVect
 }
 
 constexpr PetscInt kChunk = 4096;  // squared entries passed to VecSetValues at a time
+// A dense J's column squares are assembled every kFlushChunks chunks: the
+// entries bound for other processes wait in the Vec's stash until then.
+constexpr PetscInt kFlushChunks = 64;
 
 // The squares of J's entries over this process's rows: summed per row into
 // `row_sums` and added per column, times alpha, into `column_sums`, each
@@ -525,6 +528,11 @@ PetscErrorCode TaoModel::SquareDenseEntries(Mat j, double alpha, double* row_sum
     }
     if (column_sums && rows > 0) {
       PetscCall(VecSetValues(column_sums, size, square_columns_.data(), squares_.data(), ADD_VALUES));
+    }
+    // Collective: every process walks the same global columns.
+    if (column_sums && (first / kChunk + 1) % kFlushChunks == 0) {
+      PetscCall(VecAssemblyBegin(column_sums));
+      PetscCall(VecAssemblyEnd(column_sums));
     }
   }
   PetscCall(MatDenseRestoreArrayRead(j, &a));
