@@ -2,6 +2,7 @@
 // them. Run on 1 and on 2 MPI processes (test/meson.build): every process
 // checks its own block of the solution and the multipliers.
 #define BOOST_TEST_MODULE petsc_tao
+#include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include <petsctao.h>
@@ -93,10 +94,21 @@ PetscErrorCode FirstEntryRow(Tao, Vec x, Vec c, void*) {
   PetscFunctionReturn(0);
 }
 
-// A constant 1 x n row: ones (sum) or e_0.
-Mat Row(bool ones) {
+// A 1 x n or 2 x n matrix, sparse (AIJ) or dense (MATDENSE: on 2
+// processes, MATMPIDENSE, which the model keeps by columns).
+Mat Rows(PetscInt rows, bool dense) {
   Mat j;
-  MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, 1, kN, kN, nullptr, kN, nullptr, &j);
+  if (dense) {
+    MatCreateDense(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, rows, kN, nullptr, &j);
+  } else {
+    MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, rows, kN, kN, nullptr, kN, nullptr, &j);
+  }
+  return j;
+}
+
+// A constant 1 x n row: ones (sum) or e_0.
+Mat Row(bool ones, bool dense = false) {
+  Mat j = Rows(1, dense);
   PetscInt start, end;
   MatGetOwnershipRange(j, &start, &end);
   for (PetscInt r = start; r < end; ++r) {
@@ -140,15 +152,15 @@ struct Problem {
     TaoSetTolerances(tao, 1e-9, 0.0, 0.0);
     TaoSetConstraintTolerances(tao, 1e-9, 0.0);
   }
-  void AddEquality() {
+  void AddEquality(bool dense = false) {
     ce = Vector(1, 0.0);
-    je = Row(true);
+    je = Row(true, dense);
     TaoSetEqualityConstraintsRoutine(tao, ce, SumRow, nullptr);
     TaoSetJacobianEqualityRoutine(tao, je, je, ConstantJacobian, nullptr);
   }
-  void AddInequality() {
+  void AddInequality(bool dense = false) {
     ci = Vector(1, 0.0);
-    ji = Row(false);
+    ji = Row(false, dense);
     TaoSetInequalityConstraintsRoutine(tao, ci, FirstEntryRow, nullptr);
     TaoSetJacobianInequalityRoutine(tao, ji, ji, ConstantJacobian, nullptr);
   }
@@ -210,10 +222,11 @@ std::string ViewText(Tao tao) {
 
 // x_0 = -1 (active), x_i = a_i - 19/5; DE = 19/5 and DI = 9/5 >= 0 in
 // TAO's convention L = f + DE c_e - DI c_i.
-BOOST_AUTO_TEST_CASE(QpmSolvesAnEqualityAndInequalityConstrainedProblemWithTaosMultiplierSigns) {
+BOOST_DATA_TEST_CASE(QpmSolvesAnEqualityAndInequalityConstrainedProblemWithTaosMultiplierSigns,
+                     boost::unit_test::data::make({false, true}), dense) {
   Problem p;
-  p.AddEquality();
-  p.AddInequality();
+  p.AddEquality(dense);
+  p.AddInequality(dense);
   BOOST_REQUIRE_GT(p.Solve(), 0);
   Problem::Check(p.x, [](PetscInt i) { return i == 0 ? -1.0 : i + 1.0 - 3.8; }, 1e-7);
   Vec de, di;
@@ -600,10 +613,11 @@ PetscErrorCode SphereJacobian(Tao, Vec x, Mat j, Mat, void*) {
 
 // Products and squared entries of a kept Jacobian are J's at the slot's
 // point, after the user's matrix was refilled at another.
-BOOST_AUTO_TEST_CASE(AssembledJacobiansLargerThanXAreReEvaluatedAtTheKeptPoint) {
+BOOST_DATA_TEST_CASE(AssembledJacobiansLargerThanXAreReEvaluatedAtTheKeptPoint,
+                     boost::unit_test::data::make({false, true}), dense) {
   Problem p;
   p.ce = Vector(2, 0.0);
-  MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, 2, kN, kN, nullptr, kN, nullptr, &p.je);
+  p.je = Rows(2, dense);
   TaoSetEqualityConstraintsRoutine(p.tao, p.ce, SphereRows, nullptr);
   TaoSetJacobianEqualityRoutine(p.tao, p.je, p.je, SphereJacobian, nullptr);
   BOOST_REQUIRE_EQUAL(TaoSetUp(p.tao), 0);

@@ -137,6 +137,12 @@ TaoModel::TaoModel(Tao tao, const std::string& pc_type)
     if (ye_) Failed(VecDuplicate(ye_, &lambda_e_));
     if (yi_) Failed(VecDuplicate(yi_, &lambda_i_));
   }
+  if (!state_design_ && DenseColumns::Serves(tao->jacobian_equality)) {
+    equality_columns_ = std::make_unique<DenseColumns>();
+  }
+  if (tao->ineq_constrained && DenseColumns::Serves(tao->jacobian_inequality)) {
+    inequality_columns_ = std::make_unique<DenseColumns>();
+  }
   if (state_design_) {
     split_ = std::make_unique<StateDesignSplit>(tao);
     Failed(split_->error());
@@ -324,10 +330,12 @@ PetscErrorCode TaoModel::ComputeUserJacobians(Vec x) {
     PetscCall(TaoComputeJacobianDesign(tao_, x, tao_->jacobian_design));
   } else if (tao_->eq_constrained) {
     PetscCall(TaoComputeJacobianEquality(tao_, x, tao_->jacobian_equality, tao_->jacobian_equality_pre));
+    if (equality_columns_) PetscCall(equality_columns_->Refresh(tao_->jacobian_equality));
   }
   if (tao_->ineq_constrained) {
     PetscCall(TaoComputeJacobianInequality(tao_, x, tao_->jacobian_inequality,
                                            tao_->jacobian_inequality_pre));
+    if (inequality_columns_) PetscCall(inequality_columns_->Refresh(tao_->jacobian_inequality));
   }
   PetscFunctionReturn(0);
 }
@@ -337,6 +345,7 @@ TaoModel::Operators TaoModel::UserOperators() const {
   if (state_design_) j.state = tao_->jacobian_state, j.design = tao_->jacobian_design;
   if (tao_->eq_constrained) j.equality = tao_->jacobian_equality;
   if (tao_->ineq_constrained) j.inequality = tao_->jacobian_inequality;
+  j.equality_columns = equality_columns_.get(), j.inequality_columns = inequality_columns_.get();
   return j;
 }
 
@@ -387,14 +396,22 @@ bool TaoModel::EvalJacobian(const ConstVectorRef& x, int slot) {
 // TaoSetStateDesignIS.
 PetscErrorCode TaoModel::Multiply(const Operators& j, Vec v) {
   PetscFunctionBeginUser;
-  if (j.equality) PetscCall(MatMult(j.equality, v, ye_));
+  if (j.equality_columns) {
+    PetscCall(j.equality_columns->Multiply(v, ye_));
+  } else if (j.equality) {
+    PetscCall(MatMult(j.equality, v, ye_));
+  }
   if (j.state) {
     PetscCall(split_->GetState(v, split_->state()));
     PetscCall(MatMult(j.state, split_->state(), ye_));
     PetscCall(split_->GetDesign(v, split_->design()));
     PetscCall(MatMultAdd(j.design, split_->design(), ye_, ye_));
   }
-  if (j.inequality) PetscCall(MatMult(j.inequality, v, yi_));
+  if (j.inequality_columns) {
+    PetscCall(j.inequality_columns->Multiply(v, yi_));
+  } else if (j.inequality) {
+    PetscCall(MatMult(j.inequality, v, yi_));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -407,14 +424,22 @@ PetscErrorCode TaoModel::MultiplyTranspose(const Operators& j, Vec we, Vec wi, V
 
 PetscErrorCode TaoModel::MultiplyTransposeAdd(const Operators& j, Vec we, Vec wi, Vec out) {
   PetscFunctionBeginUser;
-  if (j.equality) PetscCall(MatMultTransposeAdd(j.equality, we, out, out));
+  if (j.equality_columns) {
+    PetscCall(j.equality_columns->MultiplyTransposeAdd(we, out));
+  } else if (j.equality) {
+    PetscCall(MatMultTransposeAdd(j.equality, we, out, out));
+  }
   if (j.state) {
     PetscCall(MatMultTranspose(j.state, we, split_->state()));
     PetscCall(split_->SetState(split_->state(), out, ADD_VALUES));
     PetscCall(MatMultTranspose(j.design, we, split_->design()));
     PetscCall(split_->SetDesign(split_->design(), out, ADD_VALUES));
   }
-  if (j.inequality) PetscCall(MatMultTransposeAdd(j.inequality, wi, out, out));
+  if (j.inequality_columns) {
+    PetscCall(j.inequality_columns->MultiplyTransposeAdd(wi, out));
+  } else if (j.inequality) {
+    PetscCall(MatMultTransposeAdd(j.inequality, wi, out, out));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -544,19 +569,33 @@ PetscErrorCode TaoModel::SquareDenseEntries(Mat j, double alpha, double* row_sum
 void TaoModel::AddJacobianColumnSquares(int slot, double alpha, VectorRef out) {
   Operators j;
   if (!assembled_ || Failed(SlotOperators(slot, &j))) return;
+  for (DenseColumns* columns : {j.equality_columns, j.inequality_columns}) {
+    if (columns) columns->AddColumnSquares(alpha, out.data());
+  }
   const Placed result(hv_, out.data());
   bool failed = Failed(result.code());
-  if (j.equality) failed = failed || Failed(SquareEntries(j.equality, alpha, nullptr, hv_));
-  if (j.inequality) failed = failed || Failed(SquareEntries(j.inequality, alpha, nullptr, hv_));
+  if (j.equality && !j.equality_columns) {
+    failed = failed || Failed(SquareEntries(j.equality, alpha, nullptr, hv_));
+  }
+  if (j.inequality && !j.inequality_columns) {
+    failed = failed || Failed(SquareEntries(j.inequality, alpha, nullptr, hv_));
+  }
   if (!failed && !Failed(VecAssemblyBegin(hv_))) Failed(VecAssemblyEnd(hv_));
+}
+
+// Row i's sum of squares into out_i, from the columns copy or the matrix.
+PetscErrorCode TaoModel::RowSquares(Mat j, DenseColumns* columns, double* out) {
+  PetscFunctionBeginUser;
+  if (columns) PetscFunctionReturn(columns->RowSquares(out));
+  PetscFunctionReturn(SquareEntries(j, 1.0, out, nullptr));
 }
 
 void TaoModel::JacobianRowSquares(int slot, VectorRef out) {
   Operators j;
   out.setZero();
   if (!assembled_ || Failed(SlotOperators(slot, &j))) return;
-  if (j.equality && Failed(SquareEntries(j.equality, 1.0, out.data(), nullptr))) return;
-  if (j.inequality) Failed(SquareEntries(j.inequality, 1.0, out.data() + me_, nullptr));
+  if (j.equality && Failed(RowSquares(j.equality, j.equality_columns, out.data()))) return;
+  if (j.inequality) Failed(RowSquares(j.inequality, j.inequality_columns, out.data() + me_));
 }
 
 // tao->DE = lambda_e, tao->DI = -lambda_i (the header's conventions).

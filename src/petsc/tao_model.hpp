@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "qpm/core/distributed.hpp"
+#include "petsc/dense_columns.hpp"
 #include "petsc/state_design.hpp"
 #include "petsc/state_preconditioner.hpp"
 #include "qpm/core/problem.hpp"
@@ -107,9 +108,11 @@ class TaoModel final : public Problem, public DistributedModel, private Reductio
     Mat equality = nullptr, inequality = nullptr;
     Vec x = nullptr;
   };
-  // The matrices of one Jacobian, by the rows they give.
+  // The matrices of one Jacobian, by the rows they give; a dense block
+  // kept by columns (DenseColumns) is applied through that copy.
   struct Operators {
     Mat equality = nullptr, state = nullptr, design = nullptr, inequality = nullptr;
+    DenseColumns *equality_columns = nullptr, *inequality_columns = nullptr;
   };
   // Reductions over the Tao's communicator.
   double Sum(double local) const override;
@@ -122,6 +125,7 @@ class TaoModel final : public Problem, public DistributedModel, private Reductio
   bool KeepPoints();                        // decided at the first Jacobian (the header)
   PetscErrorCode SquareEntries(Mat j, double alpha, double* row_sums, Vec column_sums);
   PetscErrorCode SquareDenseEntries(Mat j, double alpha, double* row_sums, Vec column_sums);
+  PetscErrorCode RowSquares(Mat j, DenseColumns* columns, double* out);
   PetscErrorCode SetMultipliers(const ConstVectorRef& lambda);
   PetscErrorCode ComputeUserJacobians(Vec x);  // the user's matrices at x
   Operators UserOperators() const;
@@ -160,6 +164,7 @@ class TaoModel final : public Problem, public DistributedModel, private Reductio
   PC pc_ = nullptr;                       // the user's PC on tao->hessian_pre, or none
   std::unique_ptr<StateDesignSplit> split_;        // x's state and design entries (TAOLCL's form)
   std::unique_ptr<StatePreconditioner> state_pc_;  // from the state Jacobian's inverse, or none
+  std::unique_ptr<DenseColumns> equality_columns_, inequality_columns_;  // MATMPIDENSE blocks, or none
   std::vector<Slot> slots_;
   std::vector<PetscScalar> squares_;      // a chunk of squared entries (SquareEntries)
   std::vector<PetscInt> square_columns_;  // their columns (dense matrices)
