@@ -412,8 +412,11 @@ void AddTrustRegion(Table* t) {
       "Auto preconditioner: factors of at most this many entries are affordable."));
   t->push_back(Number(QPM_FIELD(tr.auto_trial_fraction), AtLeast(0.0),
       "Auto preconditioner, factorization beyond the flops budget only: one step with the "
-      "Cholesky preconditioner, timed against the last jacobi step, once a step's CG "
-      "iterations cost this fraction of the predicted factorization; 0: never."));
+      "Cholesky preconditioner, its counted work against the last jacobi step's, once a "
+      "step's CG iterations cost this fraction of the predicted factorization; 0: never."));
+  t->push_back(Number(QPM_FIELD(tr.factor_flops_per_entry), Above(0.0),
+      "Auto preconditioner's trial: a factorization's flops per entry a product with H "
+      "streams in the same time."));
   t->push_back(WithSymbol("Delta_0", Number(QPM_FIELD(tr.initial_radius), Above(0.0),
       "Initial trust-region radius (at most tr.max_radius).")));
   t->push_back(Number(QPM_FIELD(tr.eta_accept), Open(0.0, 1.0),

@@ -68,10 +68,15 @@ struct TrustRegionOptions {
   double factor_min_flops = 1e8;
   double factor_nonzeros_per_product = 100.0;
   double factor_min_nonzeros = 1e6;
-  // kAuto where only the flops are beyond that budget: jacobi, and one timed
-  // step with cholesky once a step's CG iterations cost this fraction of the
-  // predicted factorization (in units of w); 0: never (docs/algorithm.md).
+  // kAuto where only the flops are beyond that budget: jacobi, and one step
+  // with cholesky once a step's CG iterations cost this fraction of the
+  // predicted factorization (in units of w); 0: never. The trial step's
+  // counted work against the jacobi step's decides (docs/algorithm.md).
   double auto_trial_fraction = 0.1;
+  // A factorization's flops per entry a product streams in the same time
+  // (BLAS 3 against memory-bound streaming; measured on cvxqp3 of nl-large,
+  // docs/algorithm.md), for that comparison.
+  double factor_flops_per_entry = 4.0;
   double initial_radius = 1.0;   // Delta_0
   double max_radius = 1e3;       // Delta_max (paper assumption A9 needs a bound)
   double eta_accept = 0.1;       // accept the step when rho >= eta_accept

@@ -1,7 +1,6 @@
 #include "core/inner/preconditioner.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -203,16 +202,20 @@ std::unique_ptr<Preconditioner> MakePenalty(const TrustRegionOptions& options, A
 // auto where the factorization is beyond the budget only by its flops:
 // jacobi, until a step's CG products cost at least auto_trial_fraction of
 // the predicted factorization (in units of w, as the budget); then one step
-// with the Cholesky preconditioner, timed against the last jacobi step: the
-// faster stays for the rest of the solve (docs/algorithm.md, "Choosing the
-// preconditioner").
+// with the Cholesky preconditioner, whose counted work against the last
+// jacobi step's decides which stays for the rest of the solve: counted, not
+// timed, so that the same model takes the same path on any machine and
+// under any load (docs/algorithm.md, "Choosing the preconditioner").
 class AutoPreconditioner : public Preconditioner {
  public:
   AutoPreconditioner(PenaltyFunction* q, std::unique_ptr<CholeskyPreconditioner> cholesky,
-                     double product_work, double trial_fraction)
+                     double product_work, const TrustRegionOptions& options)
       : jacobi_(q),
         cholesky_(std::move(cholesky)),
-        trial_products_(trial_fraction * cholesky_->cost().flops / product_work) {}
+        trial_products_(options.auto_trial_fraction * cholesky_->cost().flops / product_work),
+        jacobi_iteration_(product_work + q->layout().n()),
+        cholesky_iteration_(product_work + 2.0 * cholesky_->cost().factor_nonzeros),
+        factorization_(cholesky_->cost().flops / options.factor_flops_per_entry) {}
   PreconditionerKind kind() const override {
     return phase_ == Phase::kCholesky || phase_ == Phase::kTrial ? PreconditionerKind::kCholesky
                                                                  : PreconditionerKind::kJacobi;
@@ -223,14 +226,16 @@ class AutoPreconditioner : public Preconditioner {
   FaceSolve* LendFactorization() override {
     return phase_ == Phase::kCholesky ? cholesky_.get() : nullptr;
   }
+  // At the start of each step: products_ are the last step's CG iterations.
   bool Update(const Iterate& it) override {
-    const auto now = std::chrono::steady_clock::now();
-    const double step_seconds = std::chrono::duration<double>(now - last_update_).count();
-    last_update_ = now;
     if (phase_ == Phase::kJacobi && products_ >= trial_products_) {
-      phase_ = Phase::kTrial, jacobi_seconds_ = step_seconds;
+      phase_ = Phase::kTrial;
+      jacobi_work_ = products_ * jacobi_iteration_;
+      factorizations_before_trial_ = cholesky_->factorizations();
     } else if (phase_ == Phase::kTrial) {
-      phase_ = step_seconds <= jacobi_seconds_ ? Phase::kCholesky : Phase::kJacobiOnly;
+      const long factored = cholesky_->factorizations() - factorizations_before_trial_;
+      const double trial_work = factored * factorization_ + products_ * cholesky_iteration_;
+      phase_ = trial_work <= jacobi_work_ ? Phase::kCholesky : Phase::kJacobiOnly;
     }
     products_ = 0;
     return active().Update(it);
@@ -257,11 +262,16 @@ class AutoPreconditioner : public Preconditioner {
 
   JacobiPreconditioner jacobi_;
   std::unique_ptr<CholeskyPreconditioner> cholesky_;
+  // Work in entries streamed, w the work of one product with H: a CG
+  // iteration costs w plus its preconditioner's (n for jacobi, the two
+  // triangular solves' 2 nnz(L) for cholesky); a factorization its
+  // predicted flops over factor_flops_per_entry.
   const double trial_products_;  // CG iterations of one step that call for the trial
+  const double jacobi_iteration_, cholesky_iteration_, factorization_;
   Phase phase_ = Phase::kJacobi;
-  long products_ = 0;            // CG iterations since the last Update (one step's)
-  double jacobi_seconds_ = 0.0;  // the last jacobi step's wall time
-  std::chrono::steady_clock::time_point last_update_ = std::chrono::steady_clock::now();
+  long products_ = 0;                    // CG iterations since the last Update (one step's)
+  double jacobi_work_ = 0.0;             // the last jacobi step's, before the trial
+  long factorizations_before_trial_ = 0;
 };
 
 std::unique_ptr<Preconditioner> MakeCholesky(const TrustRegionOptions& options, AssembledPenalty q,
@@ -276,8 +286,7 @@ std::unique_ptr<Preconditioner> MakeCholesky(const TrustRegionOptions& options, 
   if (options.auto_trial_fraction <= 0.0 || !Affordable(cholesky->cost(), work, by_memory)) {
     return nullptr;
   }
-  return std::make_unique<AutoPreconditioner>(&q.penalty(), std::move(cholesky), work,
-                                              options.auto_trial_fraction);
+  return std::make_unique<AutoPreconditioner>(&q.penalty(), std::move(cholesky), work, options);
 }
 
 }  // namespace

@@ -19,9 +19,9 @@
 //             factorization affordable, else jacobi. Where only the
 //             predicted flops exceed the budget, it may switch once during
 //             the solve (AutoPreconditioner): jacobi until a step's CG costs
-//             auto_trial_fraction of one factorization, then one timed step
-//             with cholesky, and the faster of the two stays (docs/algorithm.md,
-//             "Choosing the preconditioner").
+//             auto_trial_fraction of one factorization, then one step with
+//             cholesky, and the one of less counted work stays
+//             (docs/algorithm.md, "Choosing the preconditioner").
 #ifndef QPM_CORE_INNER_PRECONDITIONER_HPP_
 #define QPM_CORE_INNER_PRECONDITIONER_HPP_
 
