@@ -646,6 +646,48 @@ BOOST_DATA_TEST_CASE(AssembledJacobiansLargerThanXAreReEvaluatedAtTheKeptPoint,
 
 namespace {
 
+PetscErrorCode CountedSphereJacobian(Tao tao, Vec x, Mat j, Mat pre, void* calls) {
+  ++*static_cast<int*>(calls);
+  return SphereJacobian(tao, x, j, pre, nullptr);
+}
+
+}  // namespace
+
+// One dense row holds no more entries per process than x (by columns on 2
+// processes): the slots keep copies, and the products at each slot's point
+// call the Jacobian routine no more.
+BOOST_AUTO_TEST_CASE(DenseRowSlotsKeepCopiesAndCallTheJacobianRoutineOncePerPoint) {
+  Problem p;
+  int calls = 0;
+  p.ce = Vector(1, 0.0);
+  p.je = Rows(1, true);
+  TaoSetEqualityConstraintsRoutine(p.tao, p.ce, SphereRows, nullptr);
+  TaoSetJacobianEqualityRoutine(p.tao, p.je, p.je, CountedSphereJacobian, &calls);
+  BOOST_REQUIRE_EQUAL(TaoSetUp(p.tao), 0);
+  qpm::petsc::TaoModel model(p.tao, "");
+  BOOST_REQUIRE_EQUAL(model.error(), 0);
+  const int n = model.num_variables(), m = model.num_constraints();
+  const qpm::Vector ones = qpm::Vector::Ones(n);
+  const int a = model.NewJacobianSlot(), b = model.NewJacobianSlot();
+  BOOST_REQUIRE(model.EvalJacobian(ones, a));
+  BOOST_REQUIRE(model.EvalJacobian(2.0 * ones, b));
+  qpm::Vector jv(m), jtw(n), columns = qpm::Vector::Ones(n), rows(m);
+  for (int round = 0; round < 2; ++round) {
+    model.JacobianTimes(a, ones, jv);  // J(1) 1 = 2 kN
+    for (int r = 0; r < m; ++r) BOOST_CHECK_CLOSE(jv[r], 2.0 * kN, 1e-12);
+    model.JacobianTransposeTimes(b, qpm::Vector::Ones(m), jtw);  // J(2)^T 1 = 4
+    for (int i = 0; i < n; ++i) BOOST_CHECK_CLOSE(jtw[i], 4.0, 1e-12);
+  }
+  model.AddJacobianColumnSquares(a, 0.5, columns);  // 1 + 2^2 / 2
+  for (int i = 0; i < n; ++i) BOOST_CHECK_CLOSE(columns[i], 3.0, 1e-12);
+  model.JacobianRowSquares(b, rows);  // kN entries of 4^2
+  for (int r = 0; r < m; ++r) BOOST_CHECK_CLOSE(rows[r], 16.0 * kN, 1e-12);
+  BOOST_CHECK_EQUAL(calls, 2);
+  BOOST_CHECK_EQUAL(model.error(), 0);
+}
+
+namespace {
+
 // At each monitor call: f recomputed from TaoGetSolution's Vec against the
 // f TAO reports for the iterate; the largest difference.
 PetscErrorCode CompareSolutionWithReportedObjective(Tao tao, void* ctx) {

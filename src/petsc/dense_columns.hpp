@@ -29,6 +29,8 @@ class DenseColumns {
   void AddColumnSquares(double alpha, double* out) const;
   // out_i = sum_j J_ij^2 over this process's rows i. Collective.
   PetscErrorCode RowSquares(double* out);
+  // The entries this process holds (its columns of every row).
+  Eigen::Index entries() const { return columns_.size(); }
 
  private:
   PetscErrorCode Layout(Mat j);  // row and column ranges, storage

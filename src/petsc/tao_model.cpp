@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <tuple>
+#include <utility>
 
 namespace qpm {
 namespace petsc {
@@ -353,9 +354,13 @@ TaoModel::Operators TaoModel::UserOperators() const {
 // matrices, brought back to that point when they last saw another.
 PetscErrorCode TaoModel::SlotOperators(int slot, Operators* j) {
   PetscFunctionBeginUser;
-  const Slot& s = slots_[slot];
+  Slot& s = slots_[slot];
   if (keep_points_ != 1) {
     j->equality = s.equality, j->inequality = s.inequality;
+    if (equality_columns_) j->equality = tao_->jacobian_equality, j->equality_columns = &s.equality_columns;
+    if (inequality_columns_) {
+      j->inequality = tao_->jacobian_inequality, j->inequality_columns = &s.inequality_columns;
+    }
     PetscFunctionReturn(0);
   }
   if (live_slot_ != slot) {
@@ -368,12 +373,18 @@ PetscErrorCode TaoModel::SlotOperators(int slot, Operators* j) {
 }
 
 // Copies where no process holds more of J's entries than of x; else points.
+// A dense block kept by columns counts the entries of its columns.
 bool TaoModel::KeepPoints() {
   if (keep_points_ < 0) {
     MatInfo info;
     double entries = 0.0;
-    for (Mat j : {tao_->jacobian_equality, tao_->jacobian_inequality}) {
-      if (j && !Failed(MatGetInfo(j, MAT_LOCAL, &info))) entries += info.nz_allocated;
+    for (auto [j, columns] : {std::pair{tao_->jacobian_equality, equality_columns_.get()},
+                              std::pair{tao_->jacobian_inequality, inequality_columns_.get()}}) {
+      if (columns) {
+        entries += static_cast<double>(columns->entries());
+      } else if (j && !Failed(MatGetInfo(j, MAT_LOCAL, &info))) {
+        entries += info.nz_allocated;
+      }
     }
     keep_points_ = Any(entries > n_) ? 1 : 0;
   }
@@ -388,7 +399,15 @@ bool TaoModel::EvalJacobian(const ConstVectorRef& x, int slot) {
     live_slot_ = slot;
     return true;
   }
-  if (tao_->eq_constrained && Failed(Keep(tao_->jacobian_equality, &s.equality))) return false;
+  if (equality_columns_) {
+    s.equality_columns = *equality_columns_;
+  } else if (tao_->eq_constrained && Failed(Keep(tao_->jacobian_equality, &s.equality))) {
+    return false;
+  }
+  if (inequality_columns_) {
+    s.inequality_columns = *inequality_columns_;
+    return true;
+  }
   return !tao_->ineq_constrained || !Failed(Keep(tao_->jacobian_inequality, &s.inequality));
 }
 

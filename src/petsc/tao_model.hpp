@@ -102,10 +102,12 @@ class TaoModel final : public Problem, public DistributedModel, private Reductio
   void ApplyPreconditioner(const ConstVectorRef& r, VectorRef z) override;
 
  private:
-  // A kept Jacobian: copies of the matrices' values, or (keep_points_) the
-  // point at which the Jacobian routines are called again.
+  // A kept Jacobian: copies of the matrices' values (of a dense block kept
+  // by columns, of its columns), or (keep_points_) the point at which the
+  // Jacobian routines are called again.
   struct Slot {
     Mat equality = nullptr, inequality = nullptr;
+    DenseColumns equality_columns, inequality_columns;
     Vec x = nullptr;
   };
   // The matrices of one Jacobian, by the rows they give; a dense block
