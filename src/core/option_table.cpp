@@ -244,6 +244,12 @@ void AddRegisteredChoices(const Options& d, Table* t) {
        {"auto", "cholesky where the symbolic analysis predicts its factorization affordable, "
                 "else jacobi"},
        {"default", "the mode's: none with qpm_mode paper (the paper's QPM-TR), auto otherwise"}})));
+  t->push_back(Registered("qpm_second_order_correction", Enum(QPM_FIELD(tr.correction),
+      "What the trust region does with a trial step that Q rejects.",
+      {{"none", "shrink the radius (the paper's QPM-TR)"},
+       {"second-order", "first try the trial moved back toward the constraints' linearization "
+                        "(one CG solve on the step's face; docs/algorithm.md)"},
+       {"default", "the mode's: none with qpm_mode paper, second-order otherwise"}})));
 }
 
 void AddRegisteredNumbers(const Options& d, Table* t) {

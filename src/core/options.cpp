@@ -77,6 +77,9 @@ Options Options::Resolved() const {
   if (o.tr.preconditioner == PreconditionerKind::kModeDefault) {
     o.tr.preconditioner = mode == Mode::kPaper ? PreconditionerKind::kNone : PreconditionerKind::kAuto;
   }
+  if (o.tr.correction == CorrectionKind::kModeDefault) {
+    o.tr.correction = mode == Mode::kPaper ? CorrectionKind::kNone : CorrectionKind::kSecondOrder;
+  }
   return o;
 }
 

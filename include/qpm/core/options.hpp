@@ -56,9 +56,14 @@ struct GradientDescentOptions {
 // and the plain ratio is noise (the regularization makes it tend to 1).
 // kModeDefault: the mode's own, made concrete by Options::Resolved.
 enum class PreconditionerKind { kNone, kJacobi, kPenalty, kCholesky, kAuto, kModeDefault };  // inner/preconditioner.hpp
+// The trust region's second-order correction of a rejected trial
+// (docs/algorithm.md, "Second-order correction"); kModeDefault: none in the
+// paper's mode, kSecondOrder in the default mode (Options::Resolved).
+enum class CorrectionKind { kNone, kSecondOrder, kModeDefault };
 
 struct TrustRegionOptions {
   PreconditionerKind preconditioner = PreconditionerKind::kModeDefault;  // CG preconditioner: the mode's
+  CorrectionKind correction = CorrectionKind::kModeDefault;  // of a rejected trial: the mode's
   int dense_limit = 3000;  // penalty preconditioner: dense m x m factor when m <= this
   // kAuto takes cholesky when its symbolic analysis predicts at most max(factor_min_flops, factor_flops_per_product
   // * w) flops and max(factor_min_nonzeros, factor_nonzeros_per_product * w)
@@ -316,7 +321,8 @@ struct Options {
   bool IsValid(std::string* why) const;
   // These options with the mode-dependent defaults made concrete, once, for
   // every front end (qpm::Solve calls it): tr.preconditioner kModeDefault is
-  // none (the paper's plain CG) in the paper's mode and auto in the default mode.
+  // none (the paper's plain CG) in the paper's mode and auto in the default mode;
+  // tr.correction kModeDefault none and second-order likewise.
   Options Resolved() const;
 };
 

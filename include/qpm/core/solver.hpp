@@ -101,6 +101,8 @@ struct Summary {
   long hess_products = 0;    // Hessian-of-Q products (TR's CG)
   long factorizations = 0;   // numeric factorizations of the CG's preconditioner, shifted
                              // retries included (inner/preconditioner.hpp)
+  long corrections = 0;      // rejected trust-region trials accepted after a second-order
+                             // correction (docs/algorithm.md, "Second-order correction")
   std::string preconditioner;  // the one the trust region used ("" without CG)
   double cpu_time = 0.0;
   std::vector<OuterRecord> outer;

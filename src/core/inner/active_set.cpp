@@ -224,6 +224,15 @@ double ActiveSetStep::FirstBreakpoint(const Vector& p, int* entry) const {
   return all;
 }
 
+CgResult ActiveSetStep::CorrectOnFace(const HessianOperator& hessian, const Vector& p,
+                                      double radius, double tol, int max_iter, Vector* r,
+                                      Vector* q, CgPreconditioner* preconditioner) {
+  MarkFree(p);
+  r->array() *= free_.array();
+  q->setZero();
+  return cg_.SolveOnFace(hessian, *r, free_, radius, tol, max_iter, q, preconditioner);
+}
+
 int ActiveSetStep::MarkFree(const Vector& p) {
   int count = 0;
   for (int i = 0; i < p.size(); ++i) {

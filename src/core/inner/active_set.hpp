@@ -71,6 +71,14 @@ class ActiveSetStep {
 
   double cauchy_step() const { return t_; }  // t of the last Cauchy point
 
+  // The trust region's second-order correction (trust_region.cpp): q = CG's
+  // minimizer of r.q + 1/2 q.H q over the face of the last step's box at p
+  // (the entries strictly inside it), within the ball of `radius`. r is
+  // masked to that face in place; q is zero off it.
+  CgResult CorrectOnFace(const HessianOperator& hessian, const Vector& p, double radius,
+                         double tol, int max_iter, Vector* r, Vector* q,
+                         CgPreconditioner* preconditioner);
+
  private:
   // Step 1 (dcauchy): p = P(-t g) with the model's gradient and H p set.
   int CauchyPoint(const HessianOperator& hessian, const Vector& g, double radius, Vector* p);

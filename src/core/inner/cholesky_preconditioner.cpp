@@ -199,7 +199,7 @@ void CholeskyPreconditioner::Apply(const Vector& r, const Vector* free, Vector* 
   // change of M), each a solve of 4 nnz(L) flops; refactor when that exceeds
   // a factorization.
   const double refactor_at = cost_.flops / (8.0 * std::max(1.0, cost_.factor_nonzeros));
-  if (stale_ || (factored_ && ChangedEntries(free) > refactor_at)) {
+  if (stale_ || (factored_ && !hold_face_ && ChangedEntries(free) > refactor_at)) {
     stale_ = false;
     FactorFace(free);
   }

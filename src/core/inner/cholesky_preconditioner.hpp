@@ -46,6 +46,7 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   FaceSolve* LendFactorization() override { return this; }
   bool EvaluateAndFactor(const Iterate& x, const Vector& free) override;
   void Solve(const Vector& r, Vector* z) override { cholesky_->Solve(r, z); }
+  void HoldFace(bool hold) override { hold_face_ = hold; }
 
  private:
   void BuildPattern(const SparseMatrix& jacobian_pattern);
@@ -68,6 +69,7 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   double last_delta_ = 0.0;      // last nonzero shift that worked (Ipopt's delta_w^last)
   bool factored_ = false;       // the factor of face_ is valid
   bool stale_ = true;           // h_ changed since the last factorization
+  bool hold_face_ = false;      // Preconditioner::HoldFace
 };
 
 }  // namespace qpm

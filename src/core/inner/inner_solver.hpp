@@ -103,6 +103,8 @@ class InnerSolver {
   virtual InnerSummary Minimize(const InnerControl& control, Iterate* x) = 0;
   // Numeric factorizations of the preconditioner so far (0 without one).
   virtual long factorizations() const { return 0; }
+  // Trials accepted after a second-order correction so far (trust region).
+  virtual long corrections() const { return 0; }
   // The CG preconditioner's name (inner/preconditioner.hpp), "" without CG.
   virtual const char* preconditioner() const { return ""; }
   // The CG preconditioner's factorization of the Hessian of Q, lent between

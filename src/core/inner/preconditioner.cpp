@@ -240,6 +240,7 @@ class AutoPreconditioner : public Preconditioner {
     products_ = 0;
     return active().Update(it);
   }
+  void HoldFace(bool hold) override { cholesky_->HoldFace(hold); }
   void Apply(const Vector& r, const Vector* free, Vector* z) override {
     ++products_;
     active().Apply(r, free, z);

@@ -51,6 +51,10 @@ class Preconditioner : public CgPreconditioner {
   // Solves with H on a face from the factorization M is made of, or null
   // when M is not a factorization of H.
   virtual FaceSolve* LendFactorization() { return nullptr; }
+  // While held, a factorizing M keeps the face it has for a new one (any
+  // factored face gives an SPD M): the trust region's second-order
+  // correction, one loose solve, is not worth a factorization.
+  virtual void HoldFace(bool /*hold*/) {}
 
  protected:
   long factorizations_ = 0;  // numeric sparse or dense factorizations so far

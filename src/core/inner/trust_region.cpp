@@ -32,6 +32,11 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
     step_upper_.resize(q_->layout().n());
   }
   hessian_ = [this](const Vector& v, Vector* hv) { q_->HessianProduct(*at_, v, hv); };
+  // An unresolved kModeDefault (a trust region built outside Solve) is the
+  // default mode's, as for the preconditioner.
+  const bool correct = options.correction != CorrectionKind::kNone && q_->layout().m() > 0;
+  correct_ = correct ? &TrustRegion::SecondOrderCorrection : &TrustRegion::NoCorrection;
+  if (correct) linear_residual_.resize(q_->layout().m());
 }
 
 // W is evaluated at a trial point before it is accepted: when the model
@@ -161,10 +166,54 @@ bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {
   step->step_norm = step_norm;
   trial_.x = x.x + step_;
   if (q_->layout().has_bounds()) SnapToBounds();
-  const double rho = Ratio(x, cg.model_decrease);
-  const bool accept = rho >= options_.eta_accept && derivatives_ready_;
+  double rho = Ratio(x, cg.model_decrease);
+  bool accept = rho >= options_.eta_accept && derivatives_ready_;
+  if (!accept && (this->*correct_)(x, cg.model_decrease, &rho)) {
+    accept = rho >= options_.eta_accept && derivatives_ready_;
+    corrections_ += accept;
+  }
   UpdateRadius(accept ? rho : std::min(rho, 0.0), step_norm);
   return accept;
+}
+
+// After a rejected trial z + p whose residual exceeds its linearization
+// c(z) + J_z p, the second-order error e = c(z + p) - c(z) - J_z p is
+// removed as the step's own model would: q minimizes
+// beta (J_z^T e).q + 1/2 q.H q (for large beta nearly the least-norm q with
+// J_z q = -e) on the step's face inside the same ball, by CG with the same H
+// and preconditioner, and z + p + q (projected on the box) is judged with
+// p's predicted decrease (Nocedal & Wright, Numerical Optimization, 2nd ed.,
+// Sec. 15.5; docs/algorithm.md, "Second-order correction"). A curved
+// constraint otherwise limits tangential steps of Q_beta to the length at
+// which beta/8 ||p.Hess(c) p||^2, absent from the model, outweighs the
+// predicted decrease. Vectors: trial_'s gradient (not yet evaluated) holds
+// beta J_z^T e, and trial_'s z holds q, then z + p + q.
+bool TrustRegion::SecondOrderCorrection(const Iterate& x, double predicted, double* rho) {
+  if (last_trial_failed_ || !std::isfinite(*rho)) return false;
+  const Reductions& reduce = q_->layout().reduce();
+  q_->jz().Times(x, step_, linear_residual_);
+  linear_residual_ += x.c;
+  if (trial_.c_squared <= SquaredNorm(reduce, linear_residual_)) return false;
+  linear_residual_ = trial_.c - linear_residual_;  // e
+  Vector& r = trial_.grad_q;
+  q_->jz().TransposeTimes(x, linear_residual_, &r);
+  r *= q_->merit().beta();
+  const double tol = options_.cg_relative_tol * Norm(reduce, r);
+  const int max_iter = options_.cg_max_iter > 0 ? options_.cg_max_iter : size_;
+  CgPreconditioner* m = preconditioner_.get();
+  Vector& q = trial_.x;
+  if (m) preconditioner_->HoldFace(true);
+  if (q_->layout().has_bounds()) {
+    active_set_.CorrectOnFace(hessian_, step_, radius_, tol, max_iter, &r, &q, m);
+  } else {
+    cg_.Solve(hessian_, r, radius_, tol, max_iter, &q, m);
+  }
+  if (m) preconditioner_->HoldFace(false);
+  q += x.x + step_;  // trial_.x = z + p + q
+  if (q_->layout().has_bounds()) q_->layout().Project(trial_.x);
+  step_ = trial_.x - x.x;
+  *rho = Ratio(x, predicted);
+  return true;
 }
 
 // True when every entry of the step is within resolution_steps spacings of

@@ -17,6 +17,11 @@
 // Cauchy point on the projected-gradient path, then CG and a projected
 // search face by face, inside the box and the ball) and the test uses the
 // projected gradient. Without bounds the step is plain truncated CG.
+//
+// In the default mode a rejected trial whose residual c the step's linear
+// model underestimated is first moved back toward that linearization (a
+// second-order correction, one CG solve with the same H; docs/algorithm.md,
+// "Second-order correction") and judged again with the same predicted decrease.
 #ifndef QPM_CORE_INNER_TRUST_REGION_HPP_
 #define QPM_CORE_INNER_TRUST_REGION_HPP_
 
@@ -35,6 +40,7 @@ class TrustRegion : public InnerSolver {
   InnerSummary Minimize(const InnerControl& control, Iterate* x) override;
 
   double radius() const { return radius_; }
+  long corrections() const override { return corrections_; }
   long factorizations() const override {
     return preconditioner_ ? preconditioner_->factorizations() : 0;
   }
@@ -60,6 +66,10 @@ class TrustRegion : public InnerSolver {
                        CgPreconditioner* preconditioner);
   void SnapToBounds();
   double Ratio(const Iterate& x, double predicted);
+  // The strategies for a rejected trial (TrustRegionOptions::correction),
+  // chosen once: true when they made a new trial, whose rho is then in *rho.
+  bool NoCorrection(const Iterate&, double, double*) { return false; }
+  bool SecondOrderCorrection(const Iterate& x, double predicted, double* rho);
 
   TrustRegionOptions options_;
   PenaltyFunction* q_;
@@ -68,6 +78,9 @@ class TrustRegion : public InnerSolver {
   Iterate trial_;
   Vector step_;
   Vector step_lower_, step_upper_;  // the box of the step: l - z, u - z
+  Vector linear_residual_;  // m-sized: c(z) + J_z p, then the correction's e
+  bool (TrustRegion::*correct_)(const Iterate&, double, double*);
+  long corrections_ = 0;  // trials accepted after a correction
   double radius_;
   double max_radius_;   // Delta_max at the current iterate
   long collapsed_ = 0;  // consecutive iterations with a collapsed radius (TrustRegionOptions)

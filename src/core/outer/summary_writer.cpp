@@ -101,6 +101,7 @@ void SummaryWriter::ConcludeCounts(TerminationType type, const std::string& mess
   summary_.hess_evals = counts.hess_evals;
   summary_.hess_products = counts.hess_products;
   summary_.factorizations = inner ? inner->factorizations() : 0;
+  summary_.corrections = inner ? inner->corrections() : 0;
   summary_.preconditioner = inner ? inner->preconditioner() : "";
 }
 
