@@ -8,7 +8,7 @@ namespace {
 
 // Ipopt's inertia correction constants (Waechter & Biegler 2006, Sec. 3.1).
 constexpr double kFirstShift = 1e-4;       // delta_w^0
-constexpr double kMinShift = 1e-10;        // delta_w^min, relative to max |H_ii| here
+constexpr double kMinShift = 1e-8;         // delta_w^min, relative to max(1, max |W_ij|) here
 constexpr double kMaxShift = 1e40;         // delta_w^max
 constexpr double kShrinkShift = 1.0 / 3;   // kappa_w^-
 constexpr double kGrowShift = 8.0;         // kappa_w^+
@@ -164,9 +164,8 @@ bool CholeskyPreconditioner::FactorWithShift() {
   ++factorizations_;
   if (cholesky_->Factorize(face_, 0.0)) return true;
   const double growth = last_delta_ > 0.0 ? kGrowShift : kGrowFirstShift;
-  double scale = 1.0;
-  for (int slot : diag_slot_) scale = std::max(scale, std::abs(face_.valuePtr()[slot]));
-  double delta = last_delta_ > 0.0 ? std::max(kMinShift * scale, kShrinkShift * last_delta_) : kFirstShift;
+  double delta = last_delta_ > 0.0 ? std::max(kMinShift * CurvatureScale(), kShrinkShift * last_delta_)
+                                   : kFirstShift;
   for (; delta <= kMaxShift; delta *= growth) {
     ++factorizations_;
     if (cholesky_->Factorize(face_, delta)) {
@@ -175,6 +174,16 @@ bool CholeskyPreconditioner::FactorWithShift() {
     }
   }
   return false;
+}
+
+// max(1, max |W_ij|): the shift corrects W's inertia, so its floor follows
+// W's scale, not beta J_z^T J_z's (which is positive semidefinite and at a
+// large beta would raise the floor above W's own curvature).
+double CholeskyPreconditioner::CurvatureScale() const {
+  const double* w = q_.hessian().valuePtr();
+  double scale = 1.0;
+  for (size_t k = 0; k < w_slot_.size(); ++k) scale = std::max(scale, std::abs(w[k]));
+  return scale;
 }
 
 // H_FF itself or nothing: no shift is tried (nor remembered for the trust

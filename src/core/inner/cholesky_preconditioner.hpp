@@ -16,8 +16,9 @@
 // Inertia. When H_F is not positive definite, the shift delta follows
 // Ipopt's inertia correction (Waechter & Biegler 2006, Sec. 3.1): the first
 // trial 0, then delta_0 = 1e-4 (or a third of the last delta that worked,
-// but at least 1e-10 max |H_ii|: a smaller shift only makes M singular to
-// rounding), times 100 on the first failures of a solve and 8 afterwards.
+// but at least 1e-8 max(1, max |W_ij|): a smaller shift only makes M
+// singular to rounding; W's scale, not H's, as the shift corrects W's
+// inertia), times 100 on the first failures of a solve and 8 afterwards.
 // CG sees the true H: a direction of negative curvature still ends at the
 // ball.
 #ifndef QPM_CORE_INNER_CHOLESKY_PRECONDITIONER_HPP_
@@ -54,6 +55,7 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   void FillFace(const Vector* free);
   bool FactorFace(const Vector* free);
   bool FactorWithShift();
+  double CurvatureScale() const;
   int ChangedEntries(const Vector* free) const;
 
   AssembledPenalty q_;

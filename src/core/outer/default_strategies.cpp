@@ -196,6 +196,16 @@ class FirstOrderMultipliers : public MultiplierUpdate {
                                     PenaltyFunction* q, Iterate* x) override {
     return Feasible(test, *q, *x) && TryLeastSquares(test, status, q, x, Keep::kIfConverged);
   }
+  bool PolishAfterStall(const ConvergenceTest& test, PenaltyFunction* q, Iterate* x) override {
+    if (polishes_ >= kMaxPolishes || !Feasible(test, *q, *x)) return false;
+    ++polishes_;
+    const Vector guess = q->merit().multipliers() + q->merit().beta() * x->c;
+    q->merit().SetMultipliers(AccurateLeastSquaresMultipliers(*q, *x, guess, q->workspace()) -
+                              q->merit().beta() * x->c);
+    q->merit().Refresh(x);
+    wait_ = skip_ = 0;
+    return true;
+  }
   // Near the end, grad Q's error is beta J^T (the rounding of c), and the
   // steps that chase it crawl (docs/algorithm.md, "Multipliers at the end"):
   // the subproblem ends where the least-squares multipliers pass the test,
@@ -234,6 +244,8 @@ class FirstOrderMultipliers : public MultiplierUpdate {
     return converged;
   }
 
+  static constexpr int kMaxPolishes = 3;
+  int polishes_ = 0;
   long wait_ = 0;  // inner iterations between tries
   long skip_ = 0;  // left before the next try
 

@@ -140,6 +140,10 @@ OuterLoop::Next OuterLoop::Verdict(const InnerSummary& inner, int k) {
     Conclude(TerminationType::kConverged, test.converged_message());
     return Next::kStop;
   }
+  if (inner.status == InnerStatus::kStalled &&
+      method_.multipliers->PolishAfterStall(test, &q_, &current())) {
+    return Next::kRestarted;
+  }
   if (inner.status != InnerStatus::kConverged) {  // StallAllowance: beta grows as after (2.4)
     const double c = current().c_norm(), floor = method_.convergence->stall_feasibility_tol();
     const bool may = inner.status == InnerStatus::kStalled && !(c <= floor) &&
