@@ -19,6 +19,7 @@
 
 #include "acopf_tnlp.hpp"
 #include "matpower_case.hpp"
+#include "pglib_case73_api.hpp"
 #include "pglib_cases.hpp"
 #include "qpm/qpm.hpp"
 #include "scratch_dir.hpp"
@@ -324,6 +325,15 @@ BOOST_AUTO_TEST_CASE(QpmReachesTheReferenceObjectiveOfCase30As) {
   BOOST_TEST(o.status == Ipopt::Solve_Succeeded);
   BOOST_TEST(RelativeGap(o.objective, qpm_test::kCase30AsObjective) <= 1e-4);
   BOOST_TEST(RelativeGap(o.generation_cost, o.objective) <= 1e-10);
+}
+
+// Its last subproblems run at beta ~ 2e7, where beta J^T J dwarfs W: the
+// Cholesky face's shift must stay at W's scale for its steps to be Newton
+// steps (docs/algorithm.md, "Choosing the preconditioner", Inertia).
+BOOST_AUTO_TEST_CASE(QpmReachesTheReferenceObjectiveOfCase73ApiAtALargePenalty) {
+  const Outcome o = Solve(QpmApp(), Parse(qpm_test::kCase73Api, "pglib_opf_case73_ieee_rts__api.m"));
+  BOOST_TEST(o.status == Ipopt::Solve_Succeeded);
+  BOOST_TEST(RelativeGap(o.objective, qpm_test::kCase73ApiObjective) <= 1e-4);
 }
 
 BOOST_AUTO_TEST_CASE(IpoptReachesTheReferenceObjectiveOfCase30As) {
