@@ -197,7 +197,9 @@ class FirstOrderMultipliers : public MultiplierUpdate {
     return Feasible(test, *q, *x) && TryLeastSquares(test, status, q, x, Keep::kIfConverged);
   }
   bool PolishAfterStall(const ConvergenceTest& test, PenaltyFunction* q, Iterate* x) override {
-    if (polishes_ >= kMaxPolishes || !q->layout().any_rows() || !test.NearlyFeasible(*q, *x)) return false;
+    if (polishes_ >= kMaxPolishes || !q->layout().any_rows() || !test.NearlyFeasible(*q, *x)) {
+      return false;
+    }
     ++polishes_;
     const Vector guess = q->merit().multipliers() + q->merit().beta() * x->c;
     q->merit().SetMultipliers(AccurateLeastSquaresMultipliers(*q, *x, guess, q->workspace()) -

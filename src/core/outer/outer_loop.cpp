@@ -140,10 +140,6 @@ OuterLoop::Next OuterLoop::Verdict(const InnerSummary& inner, int k) {
     Conclude(TerminationType::kConverged, test.converged_message());
     return Next::kStop;
   }
-  if (inner.status == InnerStatus::kStalled &&
-      method_.multipliers->PolishAfterStall(test, &q_, &current())) {
-    return Next::kRestarted;
-  }
   if (inner.status != InnerStatus::kConverged) {  // StallAllowance: beta grows as after (2.4)
     const double c = current().c_norm(), floor = method_.convergence->stall_feasibility_tol();
     const bool may = inner.status == InnerStatus::kStalled && !(c <= floor) &&
@@ -165,10 +161,14 @@ OuterLoop::Next OuterLoop::Verdict(const InnerSummary& inner, int k) {
   return Next::kStop;
 }
 
-// A subproblem that stopped short of (2.4) and may not go on: a second start
-// from x_0, a verdict of local infeasibility, or the end its status says.
+// A subproblem that stopped short of (2.4) and may not go on: one more
+// subproblem from least-squares multipliers where it is nearly feasible
+// (MultiplierUpdate::PolishAfterStall), a second start from x_0, a verdict of local infeasibility, or the end its status says.
 OuterLoop::Next OuterLoop::VerdictOnShortSubproblem(const InnerSummary& inner) {
   const bool stalled = inner.status == InnerStatus::kStalled;
+  if (stalled && method_.multipliers->PolishAfterStall(*method_.convergence, &q_, &current())) {
+    return Next::kRestarted;
+  }
   // Near feasibility a stall is the rounding floor, not local infeasibility.
   const bool infeasible_stall = stalled && !method_.convergence->NearlyFeasible(q_, current());
   if (infeasible_stall && restarts_.TrySecondStart(inner)) return Next::kRestarted;

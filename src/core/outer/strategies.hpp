@@ -83,7 +83,7 @@ class MultiplierUpdate {
   // The paper's subproblems end at (2.4) only.
   virtual bool EndsSubproblem(const ConvergenceTest&, PenaltyFunction*, Iterate*) { return false; }
   // After a subproblem stalled at a nearly feasible x (test.NearlyFeasible)
-  // where `test` fails: sets
+  // where `test` fails, and the stall would end the solve: sets
   // lambda so that lambda + beta c(x) is the least-squares estimate at x,
   // and returns true when one more subproblem at the same beta should be
   // solved from x (docs/algorithm.md, "Multipliers at the end").
