@@ -163,7 +163,8 @@ OuterLoop::Next OuterLoop::Verdict(const InnerSummary& inner, int k) {
 
 // A subproblem that stopped short of (2.4) and may not go on: one more
 // subproblem from least-squares multipliers where it is nearly feasible
-// (MultiplierUpdate::PolishAfterStall), a second start from x_0, a verdict of local infeasibility, or the end its status says.
+// (MultiplierUpdate::PolishAfterStall), a second start from x_0, a verdict
+// of local infeasibility, or the end its status says.
 OuterLoop::Next OuterLoop::VerdictOnShortSubproblem(const InnerSummary& inner) {
   const bool stalled = inner.status == InnerStatus::kStalled;
   if (stalled && method_.multipliers->PolishAfterStall(*method_.convergence, &q_, &current())) {
