@@ -201,10 +201,7 @@ class FirstOrderMultipliers : public MultiplierUpdate {
       return false;
     }
     ++polishes_;
-    const Vector guess = q->merit().multipliers() + q->merit().beta() * x->c;
-    q->merit().SetMultipliers(AccurateLeastSquaresMultipliers(*q, *x, guess, q->workspace()) -
-                              q->merit().beta() * x->c);
-    q->merit().Refresh(x);
+    SetLeastSquares(q, x);
     wait_ = skip_ = 0;
     return true;
   }
@@ -228,6 +225,14 @@ class FirstOrderMultipliers : public MultiplierUpdate {
   bool Feasible(const ConvergenceTest& test, const PenaltyFunction& q, const Iterate& x) const {
     return q.layout().any_rows() && MaxNorm(q, x.c) <= o_.termination.tol && !test.Violated(q, x);
   }
+  // lambda such that lambda + beta c(x) is the least-squares estimate at x
+  // (solved from lambda + beta c), and Q refreshed at x.
+  static void SetLeastSquares(PenaltyFunction* q, Iterate* x) {
+    const Vector guess = q->merit().multipliers() + q->merit().beta() * x->c;
+    q->merit().SetMultipliers(AccurateLeastSquaresMultipliers(*q, *x, guess, q->workspace()) -
+                              q->merit().beta() * x->c);
+    q->merit().Refresh(x);
+  }
   // Whether the least-squares multipliers stay where the test holds with them.
   enum class Keep { kIfConverged, kNever };
   // The test with the least-squares multipliers at x; q and x are left as
@@ -235,10 +240,7 @@ class FirstOrderMultipliers : public MultiplierUpdate {
   bool TryLeastSquares(const ConvergenceTest& test, InnerStatus status, PenaltyFunction* q,
                        Iterate* x, Keep keep) {
     const Vector first_order = q->merit().multipliers();
-    const Vector guess = first_order + q->merit().beta() * x->c;
-    q->merit().SetMultipliers(AccurateLeastSquaresMultipliers(*q, *x, guess, q->workspace()) -
-                              q->merit().beta() * x->c);
-    q->merit().Refresh(x);
+    SetLeastSquares(q, x);
     const bool converged = test.Converged(*q, *x, status);
     if (converged && keep == Keep::kIfConverged) return true;
     q->merit().SetMultipliers(first_order);
