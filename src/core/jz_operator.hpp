@@ -12,6 +12,8 @@
 #ifndef QPM_CORE_JZ_OPERATOR_HPP_
 #define QPM_CORE_JZ_OPERATOR_HPP_
 
+#include <vector>
+
 #include "core/iterate.hpp"
 #include "core/linalg/sparse_cholesky.hpp"
 #include "core/slack_layout.hpp"
@@ -67,6 +69,19 @@ class JzOperator {
   const SlackLayout& layout_;
   JacobianProducts& jacobian_;
 };
+
+// An upper bound on nnz(J J^T) from a row-major J's pattern, O(nnz(J)): a
+// column in k rows adds at most k^2 entries.
+template <class RowMajorMatrix>
+double GramBound(const RowMajorMatrix& j) {
+  std::vector<double> rows_in_column(j.cols(), 0.0);
+  for (int r = 0; r < j.outerSize(); ++r) {
+    for (typename RowMajorMatrix::InnerIterator e(j, r); e; ++e) rows_in_column[e.col()] += 1.0;
+  }
+  double bound = 0.0;
+  for (double k : rows_in_column) bound += k * k;
+  return bound;
+}
 
 }  // namespace qpm
 

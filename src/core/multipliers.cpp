@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <memory>
+
+#include "core/linalg/sparse_cholesky.hpp"
 
 namespace qpm {
 
@@ -52,6 +56,12 @@ class LeastSquaresOperator {
     for (int j = 0; j < d.size(); ++j) d[j] = d[j] > 0.0 ? 1.0 / d[j] : 1.0;
     return d;
   }
+  // 1 on the free entries of z, 0 on those at a bound.
+  Vector FreeMask() const {
+    Vector free(z_.n());
+    for (int i = 0; i < z_.n(); ++i) free[i] = Free(i) ? 1.0 : 0.0;
+    return free;
+  }
   bool AnyFree() const {
     bool any = false;
     for (int i = 0; i < z_.n() && !any; ++i) any = Free(i);
@@ -71,6 +81,67 @@ class LeastSquaresOperator {
   const JzOperator& jz_;
   const Iterate& it_;
   Vector& ay_;
+};
+
+// The least-squares estimate by a sparse Cholesky of the Gram matrix
+// G = A^T A = J_z F J_z^T (F: the free entries of z) shifted by delta =
+// kGramShift times its largest diagonal entry, in iterated Tikhonov steps
+// from the guess (proximal point steps on ||A y - b||^2):
+//   y <- y + (G + delta I)^{-1} A^T (b - A y).
+// Each step's residual comes from A itself, so what the factor (which
+// squares A's condition number) loses to rounding is recovered as in
+// iterative refinement (Bjorck, Numerical Methods for Least Squares
+// Problems, 1996, Sec. 2.8, the corrected seminormal equations); the shift
+// keeps the multipliers that the gradient does not determine (dependent
+// active rows) at the guess, where CG on the same factor would fill them
+// with rounding amplified by 1/delta (docs/algorithm.md, "Multipliers at
+// the end").
+class GramCholesky {
+ public:
+  // False, and no factor, where J is not assembled, the Gram matrix is not
+  // within kGramFill of J's entries, one factorization is predicted to cost
+  // more flops than `iterations` CGLS iterations (4 nnz(J) each), or no
+  // shift up to kMaxGramShift makes G + delta I numerically positive definite.
+  bool Build(const PenaltyFunction& q, const LeastSquaresOperator& a, const Iterate& it,
+             int iterations) {
+    if (q.distributed() || !q.layout().any_rows()) return false;
+    const ConstSparseMatrixView j = it.jacobian();
+    if (GramBound(j) > kGramFill * (j.nonZeros() + j.rows())) return false;
+    Vector diagonal = Vector::Zero(q.layout().m());
+    LowerMatrix gram = q.jz().WeightedGram(it, a.FreeMask(), &diagonal);
+    for (int r = 0; r < gram.rows(); ++r) gram.coeffRef(r, r) += diagonal[r];
+    gram.makeCompressed();
+    const double largest = std::max(1.0, gram.diagonal().maxCoeff());
+    cholesky_ = MakeSparseCholesky();
+    const FactorCost cost = cholesky_->Analyze(gram);
+    if (cost.flops > 4.0 * iterations * static_cast<double>(j.nonZeros())) return false;
+    for (double shift = kGramShift; shift <= kMaxGramShift; shift *= 100.0) {
+      delta_ = shift * largest;
+      if (cholesky_->Factorize(gram, delta_)) return true;
+    }
+    return false;
+  }
+  Vector Solve(LeastSquaresOperator* a, const Reductions& r, const Vector& guess) {
+    Vector y = guess, step(guess.size());
+    double last = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < kRefinements; ++k) {
+      const Vector residual = a->NormalResidual(y);
+      const double size = SquaredNorm(r, residual);
+      if (!(size < last)) break;  // rounding reached
+      last = size;
+      cholesky_->Solve(residual, &step);
+      y += step;
+    }
+    return y;
+  }
+
+ private:
+  static constexpr double kGramFill = 20.0;
+  static constexpr double kGramShift = 1e-12;
+  static constexpr double kMaxGramShift = 1e-6;
+  static constexpr int kRefinements = 4;
+  std::unique_ptr<SparseCholesky> cholesky_;
+  double delta_ = 0.0;
 };
 
 // min ||A lambda - b|| by Jacobi-preconditioned CG on the normal equations
@@ -245,6 +316,9 @@ Vector AccurateLeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& 
   // CG ends in m iterations in exact arithmetic; past 2m + 10 it only stirs rounding.
   const int m = static_cast<int>(Count(z.reduce(), z.m()));
   const int iterations = std::min(std::max(50, std::min(2 * m, 1000)), 2 * m + 10);
+  LeastSquaresOperator a(q, it, work);
+  GramCholesky gram;
+  if (a.AnyFree() && gram.Build(q, a, it, iterations)) return gram.Solve(&a, z.reduce(), guess);
   return SolveLeastSquares(q, it, iterations, 1e-15, guess, work);
 }
 

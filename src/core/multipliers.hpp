@@ -21,10 +21,13 @@ namespace qpm {
 Vector LeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it, double max_abs,
                                Workspace* work);
 
-// The same estimate solved to rounding accuracy (CG from `guess`, up to
-// max(50, min(2m, 1000)) iterations), with no size limit: the multipliers a
-// converged solve may report in place of lambda + beta c
-// (docs/algorithm.md, "Multipliers at the end").
+// The same estimate solved to rounding accuracy from `guess`, with no size
+// limit: the multipliers a converged solve may report in place of
+// lambda + beta c. By a sparse Cholesky of J_z F J_z^T in iterated Tikhonov
+// steps where J is assembled and the factor is cheap, else by CGLS (up to
+// max(50, min(2m, 1000)) iterations) (docs/algorithm.md, "Multipliers at
+// the end"). The factor allocates: it runs at the ends of subproblems, not
+// in an inner loop.
 Vector AccurateLeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it,
                                        const Vector& guess, Workspace* work);
 

@@ -128,17 +128,8 @@ class PenaltyPreconditioner : public Preconditioner {
   }
   PreconditionerKind kind() const override { return PreconditionerKind::kPenalty; }
 
-  // An upper bound on nnz(J D^{-1} J^T) from J's pattern, O(nnz(J)): a
-  // column in k rows adds at most k^2 entries.
-  static double ProductBound(const SparseMatrix& j) {
-    std::vector<double> rows_in_column(j.cols(), 0.0);
-    for (int r = 0; r < j.outerSize(); ++r) {
-      for (SparseMatrix::InnerIterator e(j, r); e; ++e) rows_in_column[e.col()] += 1.0;
-    }
-    double bound = 0.0;
-    for (double k : rows_in_column) bound += k * k;
-    return bound;
-  }
+  // An upper bound on nnz(J D^{-1} J^T) from J's pattern (GramBound).
+  static double ProductBound(const SparseMatrix& j) { return GramBound(j); }
 
   // S = I/beta + J_z D^{-1} J_z^T = I/beta + J D_x^{-1} J^T + E D_s^{-1} E^T.
   bool Update(const Iterate& it) override {
