@@ -173,6 +173,43 @@ BOOST_AUTO_TEST_CASE(LeastSquaresMultipliersMatchADenseSolve) {
   BOOST_TEST(qpm::LeastSquaresMultipliers(q, it, 1e-3, q.workspace()).isZero(0.0));
 }
 
+// Where active rows are dependent (here two equal rows of J) the gradient
+// fixes only their multipliers' sum: the accurate estimate keeps the rest
+// where the guess put it (the least-squares solution nearest the guess),
+// not at the rounding of a factor of the singular J J^T.
+BOOST_AUTO_TEST_CASE(AccurateMultipliersOfDependentRowsStayNearestTheGuess) {
+  TestProblem p;
+  p.n = 4, p.m = 3;
+  const Eigen::MatrixXd a = (Eigen::MatrixXd(3, 4) << 1, 2, 0, -1,  //
+                             1, 2, 0, -1,                           //
+                             0, 1, 3, 1).finished();
+  const Vector shift = (Vector(4) << 1, -2, 0.5, 3).finished();
+  p.x0 = Vector::LinSpaced(4, -1.0, 1.5);
+  p.f = [shift](const Vector& x) { return 0.5 * (x - shift).squaredNorm(); };
+  p.grad = [shift](const Vector& x) -> Vector { return x - shift; };
+  p.c = [a](const Vector& x) -> Vector { return a * x - Vector::Ones(3); };
+  p.jac = [a](const Vector&) { return a; };
+  p.hess = [](const Vector&, double sigma, const Vector&) -> Eigen::MatrixXd {
+    return sigma * Eigen::MatrixXd::Identity(4, 4);
+  };
+  EigenProblem problem(p);
+  qpm::PenaltyFunction q(&problem);
+  qpm::Iterate it;
+  q.Allocate(&it);
+  it.x = p.x0;
+  BOOST_REQUIRE(q.EvaluateValues(&it));
+  BOOST_REQUIRE(q.EvaluateDerivatives(&it));
+  const Eigen::MatrixXd independent = a.bottomRows(2);  // rows 1 and 3
+  const Vector reduced = independent.transpose().colPivHouseholderQr().solve(-p.grad(p.x0));
+  const Vector guess = (Vector(3) << 40.0, -10.0, 7.0).finished();
+  const Vector estimate = qpm::AccurateLeastSquaresMultipliers(q, it, guess, q.workspace());
+  const double scale = reduced.lpNorm<Eigen::Infinity>();
+  BOOST_TEST(std::abs(estimate[0] + estimate[1] - reduced[0]) <= 1e-10 * scale);
+  BOOST_TEST(std::abs(estimate[2] - reduced[1]) <= 1e-10 * scale);
+  BOOST_TEST(std::abs((estimate[0] - estimate[1]) - (guess[0] - guess[1])) <=
+             1e-3 * std::abs(guess[0] - guess[1]));
+}
+
 // One copy of J's indices serves every iterate (docs/algorithm.md, "Memory
 // budget"); each keeps its own values, and a swap exchanges only those.
 BOOST_AUTO_TEST_CASE(IteratesShareOneJacobianPatternAndKeepTheirOwnValues) {
