@@ -140,23 +140,31 @@ BOOST_AUTO_TEST_CASE(ViolationStationarityIsTheGradientOfTheViolationNorm) {
   }
 }
 
+namespace {
+// min 1/2 ||x - shift||^2 s.t. a x = 1, from x0 = LinSpaced(-1, 1.5).
+TestProblem DistanceToAnAffineSet(const Eigen::MatrixXd& a, const Vector& shift) {
+  TestProblem p;
+  p.n = static_cast<int>(a.cols()), p.m = static_cast<int>(a.rows());
+  const int n = p.n, m = p.m;
+  p.x0 = Vector::LinSpaced(n, -1.0, 1.5);
+  p.f = [shift](const Vector& x) { return 0.5 * (x - shift).squaredNorm(); };
+  p.grad = [shift](const Vector& x) -> Vector { return x - shift; };
+  p.c = [a, m](const Vector& x) -> Vector { return a * x - Vector::Ones(m); };
+  p.jac = [a](const Vector&) { return a; };
+  p.hess = [n](const Vector&, double sigma, const Vector&) -> Eigen::MatrixXd {
+    return sigma * Eigen::MatrixXd::Identity(n, n);
+  };
+  return p;
+}
+}  // namespace
+
 // The least-squares multipliers (core/multipliers.hpp, CGLS on J) solve
 // min ||grad f + J^T lambda|| as a dense QR does, from zero and from a guess.
 BOOST_AUTO_TEST_CASE(LeastSquaresMultipliersMatchADenseSolve) {
-  TestProblem p;
-  p.n = 6, p.m = 3;
   const Eigen::MatrixXd a = (Eigen::MatrixXd(3, 6) << 1, 2, 0, -1, 0, 3,  //
                              0, 1, 4, 0, -2, 1,                           //
                              2, 0, 1, 1, 1, -1).finished();
-  const Vector shift = (Vector(6) << 1, -2, 0.5, 3, -1, 2).finished();
-  p.x0 = Vector::LinSpaced(6, -1.0, 1.5);
-  p.f = [shift](const Vector& x) { return 0.5 * (x - shift).squaredNorm(); };
-  p.grad = [shift](const Vector& x) -> Vector { return x - shift; };
-  p.c = [a](const Vector& x) -> Vector { return a * x - Vector::Ones(3); };
-  p.jac = [a](const Vector&) { return a; };
-  p.hess = [](const Vector&, double sigma, const Vector&) -> Eigen::MatrixXd {
-    return sigma * Eigen::MatrixXd::Identity(6, 6);
-  };
+  const TestProblem p = DistanceToAnAffineSet(a, (Vector(6) << 1, -2, 0.5, 3, -1, 2).finished());
   EigenProblem problem(p);
   qpm::PenaltyFunction q(&problem);
   qpm::Iterate it;
@@ -178,20 +186,10 @@ BOOST_AUTO_TEST_CASE(LeastSquaresMultipliersMatchADenseSolve) {
 // where the guess put it (the least-squares solution nearest the guess),
 // not at the rounding of a factor of the singular J J^T.
 BOOST_AUTO_TEST_CASE(AccurateMultipliersOfDependentRowsStayNearestTheGuess) {
-  TestProblem p;
-  p.n = 4, p.m = 3;
   const Eigen::MatrixXd a = (Eigen::MatrixXd(3, 4) << 1, 2, 0, -1,  //
                              1, 2, 0, -1,                           //
                              0, 1, 3, 1).finished();
-  const Vector shift = (Vector(4) << 1, -2, 0.5, 3).finished();
-  p.x0 = Vector::LinSpaced(4, -1.0, 1.5);
-  p.f = [shift](const Vector& x) { return 0.5 * (x - shift).squaredNorm(); };
-  p.grad = [shift](const Vector& x) -> Vector { return x - shift; };
-  p.c = [a](const Vector& x) -> Vector { return a * x - Vector::Ones(3); };
-  p.jac = [a](const Vector&) { return a; };
-  p.hess = [](const Vector&, double sigma, const Vector&) -> Eigen::MatrixXd {
-    return sigma * Eigen::MatrixXd::Identity(4, 4);
-  };
+  const TestProblem p = DistanceToAnAffineSet(a, (Vector(4) << 1, -2, 0.5, 3).finished());
   EigenProblem problem(p);
   qpm::PenaltyFunction q(&problem);
   qpm::Iterate it;
