@@ -156,6 +156,19 @@ TestProblem DistanceToAnAffineSet(const Eigen::MatrixXd& a, const Vector& shift)
   };
   return p;
 }
+
+// The penalty of p with values and derivatives at x0.
+struct PenaltyAtStart {
+  explicit PenaltyAtStart(const TestProblem& p) : problem(p), q(&problem) {
+    q.Allocate(&it);
+    it.x = p.x0;
+    BOOST_REQUIRE(q.EvaluateValues(&it));
+    BOOST_REQUIRE(q.EvaluateDerivatives(&it));
+  }
+  EigenProblem problem;
+  qpm::PenaltyFunction q;
+  qpm::Iterate it;
+};
 }  // namespace
 
 // The least-squares multipliers (core/multipliers.hpp, CGLS on J) solve
@@ -165,13 +178,9 @@ BOOST_AUTO_TEST_CASE(LeastSquaresMultipliersMatchADenseSolve) {
                              0, 1, 4, 0, -2, 1,                           //
                              2, 0, 1, 1, 1, -1).finished();
   const TestProblem p = DistanceToAnAffineSet(a, (Vector(6) << 1, -2, 0.5, 3, -1, 2).finished());
-  EigenProblem problem(p);
-  qpm::PenaltyFunction q(&problem);
-  qpm::Iterate it;
-  q.Allocate(&it);
-  it.x = p.x0;
-  BOOST_REQUIRE(q.EvaluateValues(&it));
-  BOOST_REQUIRE(q.EvaluateDerivatives(&it));
+  PenaltyAtStart at(p);
+  qpm::PenaltyFunction& q = at.q;
+  const qpm::Iterate& it = at.it;
   const Vector dense = a.transpose().colPivHouseholderQr().solve(-p.grad(p.x0));
   const Vector estimate = qpm::LeastSquaresMultipliers(q, it, 1e6, q.workspace());
   BOOST_TEST((estimate - dense).lpNorm<Eigen::Infinity>() <= 1e-9 * dense.lpNorm<Eigen::Infinity>());
@@ -190,13 +199,9 @@ BOOST_AUTO_TEST_CASE(AccurateMultipliersOfDependentRowsStayNearestTheGuess) {
                              1, 2, 0, -1,                           //
                              0, 1, 3, 1).finished();
   const TestProblem p = DistanceToAnAffineSet(a, (Vector(4) << 1, -2, 0.5, 3).finished());
-  EigenProblem problem(p);
-  qpm::PenaltyFunction q(&problem);
-  qpm::Iterate it;
-  q.Allocate(&it);
-  it.x = p.x0;
-  BOOST_REQUIRE(q.EvaluateValues(&it));
-  BOOST_REQUIRE(q.EvaluateDerivatives(&it));
+  PenaltyAtStart at(p);
+  qpm::PenaltyFunction& q = at.q;
+  const qpm::Iterate& it = at.it;
   const Eigen::MatrixXd independent = a.bottomRows(2);  // rows 1 and 3
   const Vector reduced = independent.transpose().colPivHouseholderQr().solve(-p.grad(p.x0));
   const Vector guess = (Vector(3) << 40.0, -10.0, 7.0).finished();
