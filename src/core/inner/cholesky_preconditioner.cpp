@@ -159,17 +159,24 @@ bool CholeskyPreconditioner::FactorFace(const Vector* free) {
   return factored_;
 }
 
-// Ipopt's inertia correction, on positive definiteness alone (above).
+// Ipopt's inertia correction, on positive definiteness alone (above). The
+// trial at zero is skipped while the last factorization needed a shift that
+// has not yet decayed to the floor (the header's "Inertia").
 bool CholeskyPreconditioner::FactorWithShift() {
-  ++factorizations_;
-  if (cholesky_->Factorize(face_, 0.0)) return true;
+  const double floor = kMinShift * CurvatureScale();
+  const bool shifted = last_shifted_ && kShrinkShift * last_delta_ >= floor;
+  last_shifted_ = false;
+  if (!shifted) {
+    ++factorizations_;
+    if (cholesky_->Factorize(face_, 0.0)) return true;
+  }
   const double growth = last_delta_ > 0.0 ? kGrowShift : kGrowFirstShift;
-  double delta = last_delta_ > 0.0 ? std::max(kMinShift * CurvatureScale(), kShrinkShift * last_delta_)
-                                   : kFirstShift;
+  double delta = last_delta_ > 0.0 ? std::max(floor, kShrinkShift * last_delta_) : kFirstShift;
   for (; delta <= kMaxShift; delta *= growth) {
     ++factorizations_;
     if (cholesky_->Factorize(face_, delta)) {
       last_delta_ = delta;
+      last_shifted_ = true;
       return true;
     }
   }

@@ -19,8 +19,13 @@
 // but at least 1e-8 max(1, max |W_ij|): a smaller shift only makes M
 // singular to rounding; W's scale, not H's, as the shift corrects W's
 // inertia), times 100 on the first failures of a solve and 8 afterwards.
-// CG sees the true H: a direction of negative curvature still ends at the
-// ball.
+// Unlike Ipopt, the trial at 0 is skipped while the last factorization
+// needed a shift whose third is still above that floor: the next one starts
+// at the third, and 0 is tried again once the shifts have decayed to the
+// floor. A new face or Hessian is a small change of H, and a failed
+// factorization costs nearly a full one (docs/algorithm.md, "The Newton
+// path: a sparse Cholesky of W + beta J_z^T J_z", Inertia). CG sees the
+// true H: a direction of negative curvature still ends at the ball.
 #ifndef QPM_CORE_INNER_CHOLESKY_PRECONDITIONER_HPP_
 #define QPM_CORE_INNER_CHOLESKY_PRECONDITIONER_HPP_
 
@@ -69,6 +74,7 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   std::vector<int> column_of_;   // column of each slot
   Vector factored_free_;         // the face of the current factor (1 free, 0 fixed)
   double last_delta_ = 0.0;      // last nonzero shift that worked (Ipopt's delta_w^last)
+  bool last_shifted_ = false;    // the last factorization needed that shift
   bool factored_ = false;       // the factor of face_ is valid
   bool stale_ = true;           // h_ changed since the last factorization
   bool hold_face_ = false;      // Preconditioner::HoldFace
