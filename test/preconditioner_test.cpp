@@ -289,6 +289,32 @@ BOOST_AUTO_TEST_CASE(CholeskyPreconditionerInvertsHOnEveryFaceWithSlacks) {
   }
 }
 
+// Faces inside the factored one: the entry a face fixes is pinned by a
+// Schur complement on the factor, exactly and without a factorization; a
+// face that frees it again unpins it.
+BOOST_AUTO_TEST_CASE(CholeskyPreconditionerPinsAnEntryASubFaceFixesWithoutANewFactorization) {
+  for (double beta : {1.0, 1e4}) {
+    Loaded l = LoadedBand(40, 4.0, beta);
+    const auto m = Make(qpm::PreconditionerKind::kCholesky, &l.q);
+    BOOST_REQUIRE(m->Update(l.it));
+    const Eigen::MatrixXd h = DenseH(&l);
+    const int n = l.q.layout().n();
+    const Vector all = Vector::Ones(n);
+    Vector one_fixed = all;
+    one_fixed[7] = 0.0;
+    for (const Vector* face : {&all, static_cast<const Vector*>(&one_fixed), &all}) {
+      const Vector v = Vector::LinSpaced(n, 1.0, -2.0).cwiseProduct(*face);
+      const Vector r = (h * v).cwiseProduct(*face);  // H_FF v_F, 0 off F
+      Vector z(n);
+      m->Apply(r, face, &z);
+      BOOST_TEST_CONTEXT("beta " << beta << ", " << face->sum() << " free") {
+        BOOST_TEST((z.cwiseProduct(*face) - v).norm() <= 1e-12 * beta * v.norm());
+        BOOST_TEST(m->factorizations() == 1);
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(CholeskyPreconditionerShiftsAnIndefiniteHessianAndStaysPositive) {
   Loaded l = LoadedBand(40, -3.0, 1.0);  // W indefinite, and H = W + J_z^T J_z too
   const Eigen::MatrixXd h = DenseH(&l);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <Eigen/Cholesky>
+
 namespace qpm {
 namespace {
 
@@ -13,6 +15,8 @@ constexpr double kMaxShift = 1e40;         // delta_w^max
 constexpr double kShrinkShift = 1.0 / 3;   // kappa_w^-
 constexpr double kGrowShift = 8.0;         // kappa_w^+
 constexpr double kGrowFirstShift = 100.0;  // kappa-bar_w^+
+
+constexpr double kMaxPinned = 32;  // columns M^{-1} e_i kept for pinned entries
 
 // Slot of entry (row, col), row >= col, of a compressed lower matrix.
 int Slot(const LowerMatrix& a, int row, int col) {
@@ -47,6 +51,10 @@ CholeskyPreconditioner::CholeskyPreconditioner(AssembledPenalty q,
     : q_(q), cholesky_(MakeSparseCholesky()) {
   BuildPattern(jacobian_pattern);
   cost_ = cholesky_->Analyze(h_);
+  // Pinning d entries costs d solves of 4 nnz(L) flops, a new factor its
+  // flops (Apply).
+  max_pinned_ = static_cast<int>(std::min(
+      kMaxPinned, std::max(1.0, cost_.flops / (4.0 * std::max(1.0, cost_.factor_nonzeros)))));
   face_ = h_;
   factored_free_.setOnes(q_->layout().n());
 }
@@ -155,6 +163,7 @@ void CholeskyPreconditioner::FillFace(const Vector* free) {
 
 bool CholeskyPreconditioner::FactorFace(const Vector* free) {
   FillFace(free);
+  pinned_.clear();
   factored_ = FactorWithShift();
   return factored_;
 }
@@ -199,6 +208,7 @@ bool CholeskyPreconditioner::EvaluateAndFactor(const Iterate& x, const Vector& f
   if (!q_->EvaluateHessian(x)) return false;
   Assemble(x);
   FillFace(&free);
+  pinned_.clear();
   ++factorizations_;
   factored_ = cholesky_->Factorize(face_, 0.0);
   stale_ = !factored_;
@@ -210,20 +220,115 @@ int CholeskyPreconditioner::ChangedEntries(const Vector* free) const {
   return static_cast<int>((free->array() != factored_free_.array()).count());
 }
 
+// A new face inside the factored one pins the entries it fixes (at most
+// max_pinned_, each one solve) instead of a factorization; any other face
+// is factored when more entries changed than a factorization is worth (a
+// stale face costs CG at most two iterations per changed entry, a rank-2k
+// change of M, each a solve of 4 nnz(L) flops).
 void CholeskyPreconditioner::Apply(const Vector& r, const Vector* free, Vector* z) {
-  // A stale face costs CG at most two iterations per changed entry (a rank-2k
-  // change of M), each a solve of 4 nnz(L) flops; refactor when that exceeds
-  // a factorization.
   const double refactor_at = cost_.flops / (8.0 * std::max(1.0, cost_.factor_nonzeros));
-  if (stale_ || (factored_ && !hold_face_ && ChangedEntries(free) > refactor_at)) {
+  if (stale_) {
     stale_ = false;
     FactorFace(free);
+  } else if (factored_ && !hold_face_ && (!free || FaceChanged(*free))) {
+    if (!(free && Pin(*free)) && ChangedEntries(free) > refactor_at) FactorFace(free);
   }
+  if (free) served_ = *free;
   if (!factored_) {  // no shift made H_F positive definite (non-finite values)
     *z = r;
     return;
   }
   cholesky_->Solve(r, z);
+  if (!pinned_.empty() && PinnedOffFace(free)) RemovePinned(z);
+}
+
+bool CholeskyPreconditioner::FaceChanged(const Vector& free) const {
+  return served_.size() != free.size() || free != served_;
+}
+
+bool CholeskyPreconditioner::PinnedOffFace(const Vector* free) const {
+  if (!free) return false;
+  for (int i : pinned_) {
+    if ((*free)[i] != 0.0) return false;
+  }
+  return true;
+}
+
+// Pins F0 \ F for the factored face F0 when F is inside F0 and the number
+// is at most max_pinned_: M^{-1} e_i for the new pinned entries i (the
+// columns of entries pinned before are kept), and the Cholesky factor of
+// S = E_D^T M^{-1} E_D, a principal submatrix of M^{-1} and so positive
+// definite. False, with nothing pinned, otherwise.
+bool CholeskyPreconditioner::Pin(const Vector& free) {
+  wanted_.clear();
+  for (int i = 0; i < free.size(); ++i) {
+    const bool was_free = factored_free_[i] != 0.0, is_free = free[i] != 0.0;
+    if (was_free == is_free) continue;
+    if (is_free || static_cast<int>(wanted_.size()) == max_pinned_) {  // freed, or one too many
+      pinned_.clear();
+      return false;
+    }
+    wanted_.push_back(i);
+  }
+  ReservePins();
+  KeepPinned(free);
+  for (int i : wanted_) {
+    if (std::find(pinned_.begin(), pinned_.end(), i) != pinned_.end()) continue;
+    unit_.setZero();
+    unit_[i] = 1.0;
+    cholesky_->Solve(unit_, &column_);
+    pinned_solves_.col(static_cast<int>(pinned_.size())) = column_;
+    pinned_.push_back(i);
+  }
+  return FactorSchur();
+}
+
+// Work space for pinning, sized at its first use (a solve that never meets
+// a sub-face allocates none of it).
+void CholeskyPreconditioner::ReservePins() {
+  if (pinned_solves_.cols() == max_pinned_) return;
+  const int n = q_->layout().n();
+  pinned_solves_.resize(n, max_pinned_);
+  schur_.resize(max_pinned_, max_pinned_);
+  pinned_values_.resize(max_pinned_);
+  unit_.resize(n);
+  column_.resize(n);
+}
+
+// Drops the pinned entries that `free` leaves free, keeping the others'
+// columns in order.
+void CholeskyPreconditioner::KeepPinned(const Vector& free) {
+  int kept = 0;
+  for (size_t k = 0; k < pinned_.size(); ++k) {
+    if (free[pinned_[k]] != 0.0) continue;
+    if (kept != static_cast<int>(k)) pinned_solves_.col(kept) = pinned_solves_.col(static_cast<int>(k));
+    pinned_[kept++] = pinned_[k];
+  }
+  pinned_.resize(kept);
+}
+
+// S's lower Cholesky factor, in place in schur_'s leading block.
+bool CholeskyPreconditioner::FactorSchur() {
+  const int d = static_cast<int>(pinned_.size());
+  for (int b = 0; b < d; ++b) {
+    for (int a = 0; a < d; ++a) schur_(a, b) = pinned_solves_(pinned_[a], b);
+  }
+  Eigen::Ref<Eigen::MatrixXd> s = schur_.topLeftCorner(d, d);
+  Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> factor(s);
+  if (factor.info() != Eigen::Success) pinned_.clear();
+  return factor.info() == Eigen::Success;
+}
+
+// z <- z - Y S^{-1} z_D with Y = M^{-1} E_D: the solve with M restricted to
+// the face, whose pinned entries are 0 (E_D^T z = 0 afterwards).
+void CholeskyPreconditioner::RemovePinned(Vector* z) {
+  const int d = static_cast<int>(pinned_.size());
+  auto mu = pinned_values_.head(d);
+  for (int a = 0; a < d; ++a) mu[a] = (*z)[pinned_[a]];
+  const auto l = schur_.topLeftCorner(d, d).triangularView<Eigen::Lower>();
+  l.solveInPlace(mu);
+  l.transpose().solveInPlace(mu);
+  z->noalias() -= pinned_solves_.leftCols(d) * mu;
 }
 
 }  // namespace qpm

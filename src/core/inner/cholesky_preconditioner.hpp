@@ -6,8 +6,13 @@
 //
 // Faces. On a face F of the active-set step (the entries off F fixed on
 // their bounds), M is H with the rows and columns off F replaced by those of
-// the identity, so that M^{-1} restricted to F is (H_FF + delta I)^{-1}. A
-// new face is factored only when enough entries changed status since the
+// the identity, so that M^{-1} restricted to F is (H_FF + delta I)^{-1}.
+// Within a step the faces shrink: a face F inside the factored one F0 pins
+// the entries D = F0 \ F by the Schur complement of the factor,
+//   M_F^{-1} r = M^{-1} r - Y S^{-1} Y^T r,  Y = M^{-1} E_D,  S = E_D^T Y,
+// exact on F (its entries on D are 0), for one solve per pinned entry, while
+// that costs less than a factorization: |D| <= flops / (4 nnz(L)). Any other
+// face is factored only when enough entries changed status since the
 // factored one: CG with the old factor pays at most two iterations (two
 // solves, 4 nnz(L) flops each) per changed entry, a new factorization its
 // analysed flops; the cheaper is taken. Any factored face gives an SPD M on
@@ -59,6 +64,13 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   void Assemble(const Iterate& it);
   void FillFace(const Vector* free);
   bool FactorFace(const Vector* free);
+  bool FaceChanged(const Vector& free) const;
+  bool PinnedOffFace(const Vector* free) const;
+  bool Pin(const Vector& free);
+  void ReservePins();
+  void KeepPinned(const Vector& free);
+  bool FactorSchur();
+  void RemovePinned(Vector* z);
   bool FactorWithShift();
   double CurvatureScale() const;
   int ChangedEntries(const Vector* free) const;
@@ -73,6 +85,13 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   std::vector<int> diag_slot_;   // slot of H_ii
   std::vector<int> column_of_;   // column of each slot
   Vector factored_free_;         // the face of the current factor (1 free, 0 fixed)
+  Vector served_;                // the face of the last Apply
+  // Pinning (Faces above): the pinned entries, their columns M^{-1} e_i
+  // (n x max_pinned_), S's Cholesky factor (leading block), and work space.
+  int max_pinned_ = 1;
+  std::vector<int> pinned_, wanted_;
+  Eigen::MatrixXd pinned_solves_, schur_;
+  Vector pinned_values_, unit_, column_;
   double last_delta_ = 0.0;      // last nonzero shift that worked (Ipopt's delta_w^last)
   bool last_shifted_ = false;    // the last factorization needed that shift
   bool factored_ = false;       // the factor of face_ is valid
