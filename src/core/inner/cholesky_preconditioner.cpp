@@ -55,6 +55,8 @@ CholeskyPreconditioner::CholeskyPreconditioner(AssembledPenalty q,
   // flops (Apply).
   max_pinned_ = static_cast<int>(std::min(
       kMaxPinned, std::max(1.0, cost_.flops / (4.0 * std::max(1.0, cost_.factor_nonzeros)))));
+  pinned_.reserve(max_pinned_);
+  wanted_.reserve(max_pinned_);
   face_ = h_;
   factored_free_.setOnes(q_->layout().n());
 }
