@@ -147,8 +147,10 @@ bool CholeskyPreconditioner::Update(const Iterate& it) {
   return true;
 }
 
-// face_ = h_ with rows and columns off the face replaced by the identity's.
+// face_ = h_ with rows and columns off the face replaced by the identity's;
+// the pins, made on the face factored before, are dropped.
 void CholeskyPreconditioner::FillFace(const Vector* free) {
+  pinned_.clear();
   const double* h = h_.valuePtr();
   double* f = face_.valuePtr();
   const int* row = h_.innerIndexPtr();
@@ -165,7 +167,6 @@ void CholeskyPreconditioner::FillFace(const Vector* free) {
 
 bool CholeskyPreconditioner::FactorFace(const Vector* free) {
   FillFace(free);
-  pinned_.clear();
   factored_ = FactorWithShift();
   return factored_;
 }
@@ -174,15 +175,16 @@ bool CholeskyPreconditioner::FactorFace(const Vector* free) {
 // trial at zero is skipped while the last factorization needed a shift that
 // has not yet decayed to the floor (the header's "Inertia").
 bool CholeskyPreconditioner::FactorWithShift() {
-  const double floor = kMinShift * CurvatureScale();
-  const bool shifted = last_shifted_ && kShrinkShift * last_delta_ >= floor;
+  double floor = 0.0;  // kMinShift * CurvatureScale(), one pass over W, once and only if needed
+  auto shift_floor = [&]() { return floor > 0.0 ? floor : floor = kMinShift * CurvatureScale(); };
+  const bool shifted = last_shifted_ && kShrinkShift * last_delta_ >= shift_floor();
   last_shifted_ = false;
   if (!shifted) {
     ++factorizations_;
     if (cholesky_->Factorize(face_, 0.0)) return true;
   }
   const double growth = last_delta_ > 0.0 ? kGrowShift : kGrowFirstShift;
-  double delta = last_delta_ > 0.0 ? std::max(floor, kShrinkShift * last_delta_) : kFirstShift;
+  double delta = last_delta_ > 0.0 ? std::max(shift_floor(), kShrinkShift * last_delta_) : kFirstShift;
   for (; delta <= kMaxShift; delta *= growth) {
     ++factorizations_;
     if (cholesky_->Factorize(face_, delta)) {
@@ -210,7 +212,6 @@ bool CholeskyPreconditioner::EvaluateAndFactor(const Iterate& x, const Vector& f
   if (!q_->EvaluateHessian(x)) return false;
   Assemble(x);
   FillFace(&free);
-  pinned_.clear();
   ++factorizations_;
   factored_ = cholesky_->Factorize(face_, 0.0);
   stale_ = !factored_;
