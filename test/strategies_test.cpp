@@ -227,19 +227,51 @@ TestProblem SecondDifferences() {
   return p;
 }
 
-// The multipliers after one update from the minimizer of L_A(., 0) for beta.
-Vector OneUpdate(const qpm::Options& o, double beta, Vector* lambda_star) {
+// The same rows bent about `center`: c = D x - b + gamma/2 ||x - center||^2
+// (1, ..., 1), with the linear rows' c and J at the center.
+TestProblem CurvedSecondDifferences(double gamma, const Vector& center) {
+  TestProblem p = SecondDifferences();
+  p.name = "curved_second_differences";
+  const auto c = p.c;
+  const auto jac = p.jac;
+  const int n = p.n;
+  p.c = [c, gamma, center](const Vector& x) {
+    return Vector(c(x).array() + 0.5 * gamma * (x - center).squaredNorm());
+  };
+  p.jac = [jac, gamma, center](const Vector& x) {
+    Eigen::MatrixXd j = jac(x);
+    j.rowwise() += gamma * (x - center).transpose();
+    return j;
+  };
+  p.hess = [n, gamma](const Vector&, double sigma, const Vector& lambda) {
+    return Eigen::MatrixXd((sigma + gamma * lambda.sum()) * Eigen::MatrixXd::Identity(n, n));
+  };
+  return p;
+}
+
+// The minimizer of L_A(., 0) for beta of SecondDifferences.
+Vector PenaltyMinimizer(double beta) {
   const TestProblem p = SecondDifferences();
-  EigenProblem problem(p);
-  qpm::PenaltyFunction q(&problem);
-  q.merit().set_beta(beta);
   const Eigen::MatrixXd a = p.jac(p.x0);
   const Vector d = p.grad(Vector::Zero(p.n)) * -1.0;
   const Vector b = -p.c(Vector::Zero(p.n));
   const Eigen::MatrixXd h = Eigen::MatrixXd::Identity(p.n, p.n) + beta * a.transpose() * a;
+  return h.ldlt().solve(d + beta * a.transpose() * b);
+}
+
+// The multipliers after one update from PenaltyMinimizer(beta), for p
+// (SecondDifferences or its rows bent about that point).
+Vector OneUpdate(const qpm::Options& o, double beta, Vector* lambda_star,
+                 const TestProblem& p = SecondDifferences()) {
+  EigenProblem problem(p);
+  qpm::PenaltyFunction q(&problem);
+  q.merit().set_beta(beta);
+  const Eigen::MatrixXd a = p.jac(PenaltyMinimizer(beta));
+  const Vector d = p.grad(Vector::Zero(p.n)) * -1.0;
+  const Vector b = -SecondDifferences().c(Vector::Zero(p.n));
   qpm::Iterate x;
   q.Allocate(&x);
-  x.x = h.ldlt().solve(d + beta * a.transpose() * b);
+  x.x = PenaltyMinimizer(beta);
   qpm::Strategies s = qpm::MakeStrategies(o, nullptr, q);
   s.multipliers->Seed(Vector::Zero(p.m), &q, &x);
   BOOST_REQUIRE(q.EvaluateValues(&x));
@@ -267,6 +299,24 @@ BOOST_AUTO_TEST_CASE(NewtonMultiplierStepReachesTheQpsMultipliersInOneUpdate) {
   BOOST_TEST((first - lambda_star).norm() >= 0.1 * lambda_star.norm());
   // Above newton_max_violation (1e-2 by default) the step is the first-order one.
   BOOST_TEST(OneUpdate(qpm::Options(), 1e2, &lambda_star) == first);
+}
+
+// Bent rows: the Newton step, 7 times the first-order one here, predicts a
+// minimizer at which c is far from its linearization, and the step is the
+// first-order one.
+BOOST_AUTO_TEST_CASE(NewtonMultiplierStepFallsBackToFirstOrderWhereTheRowsCurveOverItsMove) {
+  qpm::Options o;
+  o.multipliers.newton_max_violation = 1.0;
+  Vector lambda_star;
+  const TestProblem curved = CurvedSecondDifferences(-1.0, PenaltyMinimizer(1e2));
+  const Vector newton = OneUpdate(o, 1e2, &lambda_star, curved);
+  qpm::Options first_order = o;
+  first_order.multipliers.newton_cg_iter = 0;
+  const Vector first = OneUpdate(first_order, 1e2, &lambda_star, curved);
+  BOOST_TEST(newton == first);
+  // Slightly bent rows keep the Newton step.
+  const TestProblem slight = CurvedSecondDifferences(1e-6, PenaltyMinimizer(1e2));
+  BOOST_TEST((OneUpdate(o, 1e2, &lambda_star, slight) - first).norm() >= 0.1 * first.norm());
 }
 
 // At the solution x* = (-1, -1) with lambda = 0 the test fails; with the

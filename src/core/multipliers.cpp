@@ -264,6 +264,27 @@ double NewtonFraction(const SlackLayout& z, const Iterate& x, const Vector& free
   return FractionInReach(z, x, free, move_first, move_newton, reach);
 }
 
+// Whether c is as linear as the step assumes over the move it predicts: at
+// z + dz, dz the minimizer's predicted move under d (projected on the box),
+// c must stay within kMaxNonlinearity ||c(z)||_inf of its linearization
+// c(z) + J_z dz (docs/algorithm.md, "Newton multiplier step"). One
+// evaluation of f and g, counted; a failed one says no.
+constexpr double kMaxNonlinearity = 0.5;
+bool LinearOverMove(PenaltyFunction* q, const Iterate& x, DualHessian* s, const Vector& d) {
+  const SlackLayout& z = q->layout();
+  Iterate moved;
+  q->Allocate(&moved);
+  s->Move(d, &moved.x);
+  moved.x += x.x;
+  z.Project(moved.x);
+  if (!q->EvaluateValues(&moved)) return false;
+  Vector linear(z.m());
+  q->jz().Times(x, moved.x - x.x, linear);
+  linear += x.c;
+  return (moved.c - linear).lpNorm<Eigen::Infinity>() <=
+         kMaxNonlinearity * x.c.lpNorm<Eigen::Infinity>();
+}
+
 // A row whose slack is on a bound is active there: its multiplier takes the
 // sign that bound gives it (grad_s Q = -(lambda + beta c) >= 0 at a lower
 // bound, <= 0 at an upper one, with c = 0 at the solution).
@@ -292,7 +313,9 @@ bool NewtonMultiplierStep(const AssembledPenalty& assembled, const Iterate& x, i
   const Vector first = beta * x.c;
   const Vector newton = SolveDualNewton(&s, x.c, beta, max_iterations);
   if (!newton.allFinite()) return false;
-  *lambda += first + NewtonFraction(z, x, free, &s, first, newton) * (newton - first);
+  double a = NewtonFraction(z, x, free, &s, first, newton);
+  if (a > 0.0 && !LinearOverMove(&assembled.penalty(), x, &s, first + a * (newton - first))) a = 0.0;
+  *lambda += first + a * (newton - first);
   HoldSigns(z, x, free, lambda);
   return true;
 }

@@ -38,8 +38,12 @@ Vector AccurateLeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& 
 // first-order step d = beta c (S^{-1} = beta I + (J W^{-1} J^T)^{-1}: CG
 // adds the second term, which the first-order step lacks where J J^T is
 // ill-conditioned). At most `max_iterations` products with S, each one
-// solve with H_FF. Adds d to `lambda` and returns true; false (lambda
-// untouched) without a positive definite H_FF or a finite step.
+// solve with H_FF. The step goes from the first-order one toward d only as
+// far as its predicted move of the minimizer stays in reach, and not at all
+// where c, evaluated at the predicted minimizer (one counted evaluation),
+// departs from its linearization by more than half of ||c||_inf. Adds the
+// step to `lambda` and returns true; false (lambda untouched) without a
+// positive definite H_FF or a finite step.
 bool NewtonMultiplierStep(const AssembledPenalty& q, const Iterate& x, int max_iterations,
                           FaceSolve* solve, Vector* lambda);
 
