@@ -7,13 +7,9 @@
 // than their BLAS 3 gains below that size (docs/algorithm.md, "The Newton
 // path: a sparse Cholesky of W + beta J_z^T J_z", which has the measurements).
 //
-// CHOLMOD's numeric factorization of a matrix with a fill-reducing ordering
-// first forms the permuted matrix P A P' by one or two transposes, with an
-// allocation, at every call. Here the permuted pattern is built once, after
-// the analysis: each Factorize scatters A's values into it through a slot map
-// and factors it with the natural ordering in the triangle its kernel reads
-// as is (upper for the simplicial kernel, lower for the supernodal one), the
-// same matrix CHOLMOD would form; Solve permutes b and x around the solve.
+// P A P' is built once after the analysis and factored with the natural
+// ordering, instead of CHOLMOD's transposes at every call (same section of
+// docs/algorithm.md, which has why and the measurements).
 #include <cholmod.h>
 
 #include <algorithm>
