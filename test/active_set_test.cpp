@@ -248,3 +248,101 @@ BOOST_AUTO_TEST_CASE(ProjectedGradientStepsFreeAWronglyActiveRegionInOneStep) {
     }
   }
 }
+
+// The projected search's trials valued on the assembled H (one product a
+// face, H's columns at the clipped entries) take the steps of the search
+// that pays one product a trial: on random sparse H, definite and not, with
+// CG's steps leaving the box, the same faces and the same p up to rounding.
+BOOST_AUTO_TEST_CASE(SearchOnTheAssembledHessianTakesTheStepsOfTheSearchByProducts) {
+  std::mt19937 rng(7);
+  std::normal_distribution<double> normal;
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  const int n = 60;
+  qpm::ActiveSetStep by_products(n, qpm::TrustRegionOptions());
+  qpm::ActiveSetStep on_assembled(n, qpm::TrustRegionOptions());
+  long products[2] = {0, 0};
+  int backtracked = 0;  // steps whose search rejected a trial
+  for (int trial = 0; trial < 100; ++trial) {
+    MatrixXd h = (trial % 2 ? 3.0 : 0.3) * MatrixXd::Identity(n, n);
+    for (int k = 0; k < 3 * n; ++k) {
+      const int i = static_cast<int>(uniform(rng) * n), j = static_cast<int>(uniform(rng) * n);
+      const double v = 0.5 * normal(rng);
+      h(i, j) += v;
+      if (i != j) h(j, i) += v;
+    }
+    const MatrixXd lower_dense = h.triangularView<Eigen::Lower>();
+    qpm::LowerMatrix lower_h = lower_dense.sparseView();
+    lower_h.makeCompressed();
+    const qpm::SymmetricColumns columns(lower_h);
+    Vector g(n), lower(n), upper(n);
+    for (int i = 0; i < n; ++i) {
+      g[i] = normal(rng);
+      const double width = i % 2 ? 1e20 : 0.1;  // half the entries unbounded
+      lower[i] = i % 4 == 0 ? 0.0 : -width * uniform(rng);
+      upper[i] = width * uniform(rng);
+    }
+    auto counted = [&h](long* count) {
+      return qpm::HessianOperator([&h, count](const Vector& v, Vector* out) {
+        ++*count;
+        *out = h * v;
+      });
+    };
+    Vector p(n), q(n);
+    const long before = products[1];
+    const qpm::ActiveSetResult a =
+        by_products.Solve(counted(&products[0]), g, lower, upper, 10.0, 1e-10, 4 * n, &p);
+    const qpm::ActiveSetResult b = on_assembled.Solve(counted(&products[1]), g, lower, upper, 10.0,
+                                                      1e-10, 4 * n, &q, nullptr, 0, &columns);
+    backtracked += products[1] - before < 2 * b.faces + b.cauchy_trials + b.cg.iterations;
+    BOOST_TEST_CONTEXT("trial " << trial) {
+      BOOST_TEST(a.faces == b.faces);
+      BOOST_TEST(a.free == b.free);
+      BOOST_TEST((p - q).lpNorm<Eigen::Infinity>() <= 1e-12);
+      BOOST_TEST(b.cg.model_decrease == a.cg.model_decrease, boost::test_tools::tolerance(1e-12));
+    }
+  }
+  BOOST_TEST(backtracked > 0);
+}
+
+// Pairs (u_i, v_i) with the block [1 0.999; 0.999 1] of H and the gradient
+// (0.001, -0.003), mostly along the flat eigenvector (1, -1): the Cauchy
+// point moves u by 0.0025, CG's Newton step moves it by about -2, and u's
+// bound -0.05 clips that step into the steep eigenvector (1, 1). So the
+// search rejects a = 1, 1/2, ..., 1/16 and accepts 1/32, near the first
+// breakpoint 0.024; on the next face (v free) CG finishes. By products the
+// six trials cost six products; on the assembled H one, H u.
+BOOST_AUTO_TEST_CASE(SearchOnTheAssembledHessianHalvesWithoutProducts) {
+  const int k = 10, n = 2 * k;
+  MatrixXd h = MatrixXd::Zero(n, n);
+  Vector g(n), lower = Vector::Constant(n, -1e20), upper = Vector::Constant(n, 1e20);
+  for (int i = 0; i < k; ++i) {
+    h(2 * i, 2 * i) = h(2 * i + 1, 2 * i + 1) = 1.0;
+    h(2 * i, 2 * i + 1) = h(2 * i + 1, 2 * i) = 0.999;
+    g[2 * i] = 0.001, g[2 * i + 1] = -0.003;
+    lower[2 * i] = -0.05;
+  }
+  const MatrixXd lower_dense = h.triangularView<Eigen::Lower>();
+  qpm::LowerMatrix lower_h = lower_dense.sparseView();
+  lower_h.makeCompressed();
+  const qpm::SymmetricColumns columns(lower_h);
+  long products[2] = {0, 0};
+  Vector p[2] = {Vector(n), Vector(n)};
+  qpm::ActiveSetResult r[2];
+  for (int s = 0; s < 2; ++s) {
+    long* count = &products[s];
+    const qpm::HessianOperator counted = [&h, count](const Vector& v, Vector* out) {
+      ++*count;
+      *out = h * v;
+    };
+    qpm::ActiveSetStep step(n, qpm::TrustRegionOptions());
+    r[s] = step.Solve(counted, g, lower, upper, 1e6, 1e-12, 10 * n, &p[s], nullptr, 0,
+                      s ? &columns : nullptr);
+  }
+  BOOST_TEST((r[0].cg.exit == qpm::CgExit::kConverged));
+  BOOST_TEST((r[1].cg.exit == qpm::CgExit::kConverged));
+  BOOST_TEST(r[1].faces == r[0].faces);
+  BOOST_TEST((p[1] - p[0]).lpNorm<Eigen::Infinity>() <= 1e-12);
+  BOOST_TEST(r[1].faces == 2);
+  BOOST_TEST(p[1][0] == -0.05);
+  BOOST_TEST(products[0] - products[1] == 6 - 1);
+}

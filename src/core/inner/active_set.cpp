@@ -30,8 +30,16 @@ ActiveSetStep::ActiveSetStep(int n, const TrustRegionOptions& options, Vector* l
 ActiveSetResult ActiveSetStep::Solve(const HessianOperator& hessian, const Vector& g,
                                      const Vector& lower, const Vector& upper, double radius,
                                      double tol, int max_cg_iter, Vector* p,
-                                     CgPreconditioner* preconditioner, int release_streak) {
+                                     CgPreconditioner* preconditioner, int release_streak,
+                                     const SymmetricColumns* assembled) {
   lower_ = &lower, upper_ = &upper;
+  assembled_ = assembled;
+  backtrack_ = assembled ? &ActiveSetStep::BacktrackOnAssembled : &ActiveSetStep::BacktrackByProducts;
+  if (assembled && clip_.size() != p->size()) {  // once: the search then allocates nothing
+    clip_.setZero(p->size());
+    u_.resize(p->size());
+    clipped_.reserve(p->size());
+  }
   ActiveSetResult result;
   result.cauchy_trials = CauchyPoint(hessian, g, radius, p);
   result.cg.exit = CgExit::kBoundary;  // the box ends the step when no entry is free
@@ -189,16 +197,8 @@ double ActiveSetStep::ModelChange(const HessianOperator& hessian, const Vector& 
 bool ActiveSetStep::ProjectedSearch(const HessianOperator& hessian, Vector* p) {
   int entry = -1;
   const double first = FirstBreakpoint(*p, &entry);
-  bool accepted = false;
-  double a = 1.0;
-  for (int k = 0; !accepted && a > first && k < options_.max_search_trials; ++k) {
-    trial_ = (*p + a * w_).cwiseMax(*lower_).cwiseMin(*upper_);
-    const double change = ModelChange(hessian, *p);
-    accepted = change <= options_.cauchy_decrease * Dot(reduce_, gradient_, delta_);
-    a *= options_.search_backtrack;
-  }
-  if (!accepted) {
-    a = std::min(1.0, first);
+  if (!(this->*backtrack_)(hessian, *p, first)) {
+    const double a = std::min(1.0, first);
     trial_ = (*p + a * w_).cwiseMax(*lower_).cwiseMin(*upper_);
     if (a == first && entry >= 0) {
       trial_[entry] = w_[entry] > 0.0 ? (*upper_)[entry] : (*lower_)[entry];
@@ -209,6 +209,99 @@ bool ActiveSetStep::ProjectedSearch(const HessianOperator& hessian, Vector* p) {
   hp_ += h_delta_;
   gradient_ += h_delta_;
   return true;
+}
+
+bool ActiveSetStep::BacktrackByProducts(const HessianOperator& hessian, const Vector& p,
+                                        double first) {
+  double a = 1.0;
+  for (int k = 0; a > first && k < options_.max_search_trials; ++k) {
+    trial_ = (p + a * w_).cwiseMax(*lower_).cwiseMin(*upper_);
+    const double change = ModelChange(hessian, p);
+    if (change <= options_.cauchy_decrease * Dot(reduce_, gradient_, delta_)) return true;
+    a *= options_.search_backtrack;
+  }
+  return false;
+}
+
+// The same trials for one product. Split d = P(p + a w) - p by the entries
+// C that the box clips at a: d = a u + d_C, u = w off C. Then
+//   grad m(p).d = a g.u + g.d_C,   d.H d = a^2 u.Hu + 2 a d_C.Hu + d_C.H d_C,
+// each term at the scale of d itself, as a product with d would be (with
+// w in place of u, the terms cancel where CG's step leaves the box far
+// behind on steep entries). Hu is one product at a = 1; C only shrinks as a
+// does, and an entry leaving it adds its column of H to Hu. The accepted
+// trial's H d = a Hu + H d_C takes C's columns.
+bool ActiveSetStep::BacktrackOnAssembled(const HessianOperator& hessian, const Vector& p,
+                                         double first) {
+  if (!(1.0 > first) || options_.max_search_trials <= 0) return false;
+  clipped_.clear();
+  u_ = w_;
+  for (int i = 0; i < p.size(); ++i) {
+    const double v = p[i] + w_[i];
+    if (v < (*lower_)[i] || v > (*upper_)[i]) clipped_.push_back(i), u_[i] = 0.0;
+  }
+  Vector& hu = h_trial_;
+  hessian(u_, &hu);
+  double gu = Dot(reduce_, gradient_, u_), uhu = Dot(reduce_, u_, hu);
+  double a = 1.0;
+  for (int k = 0; a > first && k < options_.max_search_trials; ++k, a *= options_.search_backtrack) {
+    double gu_change = 0.0, uhu_change = 0.0;
+    size_t kept = 0;
+    for (const int i : clipped_) {
+      const double v = p[i] + a * w_[i];
+      const double projected = std::min(std::max(v, (*lower_)[i]), (*upper_)[i]);
+      if (projected == v) {  // inside the box from this a down
+        Unclip(i, &gu_change, &uhu_change);
+        continue;
+      }
+      clipped_[kept++] = i;
+      clip_[i] = projected - p[i];
+    }
+    clipped_.resize(kept);
+    gu += reduce_.Sum(gu_change), uhu += reduce_.Sum(uhu_change);
+    double gd_c = 0.0, dc_hu = 0.0;
+    for (const int i : clipped_) gd_c += gradient_[i] * clip_[i], dc_hu += clip_[i] * hu[i];
+    const double gd = a * gu + reduce_.Sum(gd_c);
+    const double dhd = a * a * uhu + 2.0 * a * reduce_.Sum(dc_hu) + reduce_.Sum(ClippedCurvature());
+    const bool accepted = gd + 0.5 * dhd <= options_.cauchy_decrease * gd;
+    if (accepted) {
+      trial_ = (p + a * w_).cwiseMax(*lower_).cwiseMin(*upper_);
+      delta_ = trial_ - p;
+      h_delta_ = a * hu;
+      for (const int j : clipped_) {
+        assembled_->ForEach(j, [&](int i, double h) { h_delta_[i] += h * clip_[j]; });
+      }
+    }
+    for (const int i : clipped_) clip_[i] = 0.0;
+    if (accepted) return true;
+  }
+  return false;
+}
+
+void ActiveSetStep::Unclip(int i, double* gu, double* uhu) {
+  const double wi = w_[i];
+  Vector& hu = h_trial_;
+  *gu += gradient_[i] * wi;
+  *uhu += 2.0 * wi * hu[i];  // (Hu)_i before the column joins it
+  assembled_->ForEach(i, [&](int r, double h) {
+    hu[r] += wi * h;
+    if (r == i) *uhu += wi * wi * h;
+  });
+  u_[i] = wi;
+}
+
+double ActiveSetStep::ClippedCurvature() const {
+  const LowerMatrix& h = assembled_->lower();
+  const int* start = h.outerIndexPtr();
+  const int* row = h.innerIndexPtr();
+  const double* value = h.valuePtr();
+  double sum = 0.0;
+  for (const int j : clipped_) {
+    for (int s = start[j]; s < start[j + 1]; ++s) {
+      sum += (row[s] == j ? 1.0 : 2.0) * value[s] * clip_[row[s]] * clip_[j];
+    }
+  }
+  return sum;
 }
 
 double ActiveSetStep::FirstBreakpoint(const Vector& p, int* entry) const {

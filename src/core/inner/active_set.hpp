@@ -23,6 +23,9 @@
 //    p <- P(p + a w), a = 1, 1/2, ... until
 //    m(p_new) <= m(p) + mu_0 grad m(p).(p_new - p)       (their (4.3)),
 //    or a reaches the first breakpoint of the box (one more bound active).
+//    With H assembled (the Cholesky preconditioner's), the trials cost one
+//    product a face and H's columns at the entries the box clips
+//    (BacktrackOnAssembled); else one product each.
 //    The next face starts there. The step ends when CG converges on a face or
 //    stops at the ball without a new bound becoming active, when no entry is
 //    free, or when the CG budget is spent.
@@ -35,7 +38,10 @@
 #ifndef QPM_CORE_INNER_ACTIVE_SET_HPP_
 #define QPM_CORE_INNER_ACTIVE_SET_HPP_
 
+#include <vector>
+
 #include "core/inner/truncated_cg.hpp"
+#include "core/linalg/symmetric_columns.hpp"
 #include "qpm/core/options.hpp"
 
 namespace qpm {
@@ -62,12 +68,14 @@ class ActiveSetStep {
   // residual ||(g + H p)_F|| <= tol and after max_cg_iter iterations in all.
   // release_streak: the accepted steps in a row just before this one whose
   // Cauchy point freed bounds (step 1b's trigger; the caller counts them).
+  // assembled: H at this step's point, or null (the projected search then
+  // pays one product per trial).
   // Sizes CG's M^{-1} r vector for `preconditioner` (TruncatedCg::Reserve).
   void Reserve(const CgPreconditioner* preconditioner) { cg_.Reserve(preconditioner); }
   ActiveSetResult Solve(const HessianOperator& hessian, const Vector& g, const Vector& lower,
                         const Vector& upper, double radius, double tol, int max_cg_iter,
                         Vector* p, CgPreconditioner* preconditioner = nullptr,
-                        int release_streak = 0);
+                        int release_streak = 0, const SymmetricColumns* assembled = nullptr);
 
   double cauchy_step() const { return t_; }  // t of the last Cauchy point
 
@@ -94,6 +102,17 @@ class ActiveSetStep {
   double ModelChange(const HessianOperator& hessian, const Vector& p);
   // Step 2's search (dprsrch) along w_ from p; false when it found no decrease.
   bool ProjectedSearch(const HessianOperator& hessian, Vector* p);
+  // Its backtracking from a = 1 while a > first: true with trial_, delta_
+  // and h_delta_ set at the accepted trial. The strategy is chosen per step:
+  // by one product per trial, or on the assembled H.
+  using Backtrack = bool (ActiveSetStep::*)(const HessianOperator&, const Vector&, double);
+  bool BacktrackByProducts(const HessianOperator& hessian, const Vector& p, double first);
+  bool BacktrackOnAssembled(const HessianOperator& hessian, const Vector& p, double first);
+  // Entry i of w joins u_ (BacktrackOnAssembled); the changes of g.u and
+  // u.Hu are added to *gu and *uhu.
+  void Unclip(int i, double* gu, double* uhu);
+  // d_C.H_CC d_C over the clipped entries (d_C in clip_).
+  double ClippedCurvature() const;
   // Smallest a > 0 at which p + a w_ meets a bound, and its entry.
   double FirstBreakpoint(const Vector& p, int* entry) const;
   int MarkFree(const Vector& p);  // free_ = 1 strictly inside the box
@@ -107,8 +126,15 @@ class ActiveSetStep {
   Vector hp_;        // H p
   Vector gradient_;  // g + H p, the model's gradient at p
   Vector w_;         // CG's direction on the face
-  Vector trial_, delta_, h_delta_, h_trial_;
+  Vector trial_, delta_, h_delta_;
+  Vector h_trial_;   // H trial_ in the Cauchy search; H u_ in BacktrackOnAssembled
   Vector free_previous_;  // free_ before the last projected-gradient step
+  Backtrack backtrack_ = &ActiveSetStep::BacktrackByProducts;
+  // BacktrackOnAssembled's: H, the entries C the box clips, d on C (0
+  // elsewhere), and u = w off C; the vectors are sized on first use.
+  const SymmetricColumns* assembled_ = nullptr;
+  std::vector<int> clipped_;
+  Vector clip_, u_;
   double t_ = 1.0;   // Cauchy step, kept between calls (TRON's alphac)
 };
 

@@ -58,6 +58,7 @@ CholeskyPreconditioner::CholeskyPreconditioner(AssembledPenalty q,
   pinned_.reserve(max_pinned_);
   wanted_.reserve(max_pinned_);
   face_ = h_;
+  if (q_->layout().has_bounds()) columns_ = std::make_unique<SymmetricColumns>(h_);
   factored_free_.setOnes(q_->layout().n());
 }
 

@@ -55,6 +55,7 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   bool Update(const Iterate& it) override;
   void Apply(const Vector& r, const Vector* free, Vector* z) override;
   FaceSolve* LendFactorization() override { return this; }
+  const SymmetricColumns* Assembled() const override { return columns_.get(); }
   bool EvaluateAndFactor(const Iterate& x, const Vector& free) override;
   void Solve(const Vector& r, Vector* z) override { cholesky_->Solve(r, z); }
   void HoldFace(bool hold) override { hold_face_ = hold; }
@@ -79,6 +80,7 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   std::unique_ptr<SparseCholesky> cholesky_;
   FactorCost cost_;
   LowerMatrix h_;       // H's lower triangle (values of the last Update)
+  std::unique_ptr<SymmetricColumns> columns_;  // h_'s, when the problem has bounds
   LowerMatrix face_;    // h_ with the entries off the factored face made I's
   std::vector<int> w_slot_;      // slot in h_ of each stored entry of W
   std::vector<int> pair_slot_;   // slot of each pair (a >= b) of entries in a row of J_z

@@ -217,6 +217,9 @@ class AutoPreconditioner : public Preconditioner {
   FaceSolve* LendFactorization() override {
     return phase_ == Phase::kCholesky ? cholesky_.get() : nullptr;
   }
+  const SymmetricColumns* Assembled() const override {
+    return kind() == PreconditionerKind::kCholesky ? cholesky_->Assembled() : nullptr;
+  }
   // At the start of each step: products_ are the last step's CG iterations.
   bool Update(const Iterate& it) override {
     if (phase_ == Phase::kJacobi && products_ >= trial_products_) {

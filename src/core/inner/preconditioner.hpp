@@ -30,6 +30,7 @@
 #include "core/inner/face_solve.hpp"
 #include "core/inner/truncated_cg.hpp"
 #include "core/linalg/sparse_cholesky.hpp"
+#include "core/linalg/symmetric_columns.hpp"
 #include "core/penalty.hpp"
 #include "qpm/core/options.hpp"
 
@@ -51,6 +52,10 @@ class Preconditioner : public CgPreconditioner {
   // Solves with H on a face from the factorization M is made of, or null
   // when M is not a factorization of H.
   virtual FaceSolve* LendFactorization() { return nullptr; }
+  // H assembled at the point of the last Update, by whole columns, or null
+  // when M is not built from it or the problem has no bounds (its one
+  // reader is the active-set step's projected search).
+  virtual const SymmetricColumns* Assembled() const { return nullptr; }
   // While held, a factorizing M keeps the face it has for a new one (any
   // factored face gives an SPD M): the trust region's second-order
   // correction, one loose solve, is not worth a factorization.
