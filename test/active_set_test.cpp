@@ -252,7 +252,9 @@ BOOST_AUTO_TEST_CASE(ProjectedGradientStepsFreeAWronglyActiveRegionInOneStep) {
 // The projected search's trials valued on the assembled H (one product a
 // face, H's columns at the clipped entries) take the steps of the search
 // that pays one product a trial: on random sparse H, definite and not, with
-// CG's steps leaving the box, the same faces and the same p up to rounding.
+// CG's steps leaving the box, and on every third a model H + sigma I over the
+// assembled H (the trust region's shifted model), the same faces and the
+// same p up to rounding.
 BOOST_AUTO_TEST_CASE(SearchOnTheAssembledHessianTakesTheStepsOfTheSearchByProducts) {
   std::mt19937 rng(7);
   std::normal_distribution<double> normal;
@@ -270,7 +272,9 @@ BOOST_AUTO_TEST_CASE(SearchOnTheAssembledHessianTakesTheStepsOfTheSearchByProduc
       h(i, j) += v;
       if (i != j) h(j, i) += v;
     }
+    const double sigma = trial % 3 == 0 ? 2.0 : 0.0;
     const MatrixXd lower_dense = h.triangularView<Eigen::Lower>();
+    h += sigma * MatrixXd::Identity(n, n);  // the model's; columns stay H's
     qpm::LowerMatrix lower_h = lower_dense.sparseView();
     lower_h.makeCompressed();
     const qpm::SymmetricColumns columns(lower_h);
@@ -292,7 +296,7 @@ BOOST_AUTO_TEST_CASE(SearchOnTheAssembledHessianTakesTheStepsOfTheSearchByProduc
     const qpm::ActiveSetResult a =
         by_products.Solve(counted(&products[0]), g, lower, upper, 10.0, 1e-10, 4 * n, &p);
     const qpm::ActiveSetResult b = on_assembled.Solve(counted(&products[1]), g, lower, upper, 10.0,
-                                                      1e-10, 4 * n, &q, nullptr, 0, &columns);
+                                                      1e-10, 4 * n, &q, nullptr, 0, &columns, sigma);
     backtracked += products[1] - before < 2 * b.faces + b.cauchy_trials + b.cg.iterations;
     BOOST_TEST_CONTEXT("trial " << trial) {
       BOOST_TEST(a.faces == b.faces);

@@ -31,9 +31,10 @@ ActiveSetResult ActiveSetStep::Solve(const HessianOperator& hessian, const Vecto
                                      const Vector& lower, const Vector& upper, double radius,
                                      double tol, int max_cg_iter, Vector* p,
                                      CgPreconditioner* preconditioner, int release_streak,
-                                     const SymmetricColumns* assembled) {
+                                     const SymmetricColumns* assembled, double shift) {
   lower_ = &lower, upper_ = &upper;
   assembled_ = assembled;
+  shift_ = shift;
   backtrack_ = assembled ? &ActiveSetStep::BacktrackOnAssembled : &ActiveSetStep::BacktrackByProducts;
   if (assembled && clip_.size() != p->size()) {  // once: the search then allocates nothing
     clip_.setZero(p->size());
@@ -230,7 +231,8 @@ bool ActiveSetStep::BacktrackByProducts(const HessianOperator& hessian, const Ve
 // w in place of u, the terms cancel where CG's step leaves the box far
 // behind on steep entries). Hu is one product at a = 1; C only shrinks as a
 // does, and an entry leaving it adds its column of H to Hu. The accepted
-// trial's H d = a Hu + H d_C takes C's columns.
+// trial's H d = a Hu + H d_C takes C's columns. The model's H + sigma I
+// adds sigma to each column's diagonal entry.
 bool ActiveSetStep::BacktrackOnAssembled(const HessianOperator& hessian, const Vector& p,
                                          double first) {
   if (!(1.0 > first) || options_.max_search_trials <= 0) return false;
@@ -270,6 +272,7 @@ bool ActiveSetStep::BacktrackOnAssembled(const HessianOperator& hessian, const V
       h_delta_ = a * hu;
       for (const int j : clipped_) {
         assembled_->ForEach(j, [&](int i, double h) { h_delta_[i] += h * clip_[j]; });
+        h_delta_[j] += shift_ * clip_[j];
       }
     }
     for (const int i : clipped_) clip_[i] = 0.0;
@@ -287,6 +290,8 @@ void ActiveSetStep::Unclip(int i, double* gu, double* uhu) {
     hu[r] += wi * h;
     if (r == i) *uhu += wi * wi * h;
   });
+  hu[i] += wi * shift_;
+  *uhu += wi * wi * shift_;
   u_[i] = wi;
 }
 
@@ -297,6 +302,7 @@ double ActiveSetStep::ClippedCurvature() const {
   const double* value = h.valuePtr();
   double sum = 0.0;
   for (const int j : clipped_) {
+    sum += shift_ * clip_[j] * clip_[j];
     for (int s = start[j]; s < start[j + 1]; ++s) {
       sum += (row[s] == j ? 1.0 : 2.0) * value[s] * clip_[row[s]] * clip_[j];
     }

@@ -69,13 +69,15 @@ class ActiveSetStep {
   // release_streak: the accepted steps in a row just before this one whose
   // Cauchy point freed bounds (step 1b's trigger; the caller counts them).
   // assembled: H at this step's point, or null (the projected search then
-  // pays one product per trial).
+  // pays one product per trial); shift: sigma of a model hessian = H + sigma I
+  // (the assembled columns are H's).
   // Sizes CG's M^{-1} r vector for `preconditioner` (TruncatedCg::Reserve).
   void Reserve(const CgPreconditioner* preconditioner) { cg_.Reserve(preconditioner); }
   ActiveSetResult Solve(const HessianOperator& hessian, const Vector& g, const Vector& lower,
                         const Vector& upper, double radius, double tol, int max_cg_iter,
                         Vector* p, CgPreconditioner* preconditioner = nullptr,
-                        int release_streak = 0, const SymmetricColumns* assembled = nullptr);
+                        int release_streak = 0, const SymmetricColumns* assembled = nullptr,
+                        double shift = 0.0);
 
   double cauchy_step() const { return t_; }  // t of the last Cauchy point
 
@@ -133,6 +135,7 @@ class ActiveSetStep {
   // BacktrackOnAssembled's: H, the entries C the box clips, d on C (0
   // elsewhere), and u = w off C; the vectors are sized on first use.
   const SymmetricColumns* assembled_ = nullptr;
+  double shift_ = 0.0;  // the model's H + shift_ I over the assembled H
   std::vector<int> clipped_;
   Vector clip_, u_;
   double t_ = 1.0;   // Cauchy step, kept between calls (TRON's alphac)

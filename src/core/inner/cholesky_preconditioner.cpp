@@ -172,20 +172,30 @@ bool CholeskyPreconditioner::FactorFace(const Vector* free) {
   return factored_;
 }
 
-// Ipopt's inertia correction, on positive definiteness alone (above). The
-// trial at zero is skipped while the last factorization needed a shift that
-// has not yet decayed to the floor (the header's "Inertia").
+// Ipopt's decay of delta_w, once per point (the trust region calls it after
+// each Update): the last shift that was needed times kappa_w^- while that
+// stays above the floor, else 0 (the header's "Inertia").
+double CholeskyPreconditioner::StepShift() {
+  step_shift_ = 0.0;
+  if (last_shifted_ && kShrinkShift * last_delta_ >= kMinShift * CurvatureScale()) {
+    step_shift_ = kShrinkShift * last_delta_;
+  }
+  return step_shift_;
+}
+
+// Ipopt's inertia correction, on positive definiteness alone (above): the
+// point's shift first, then larger ones.
 bool CholeskyPreconditioner::FactorWithShift() {
-  double floor = 0.0;  // kMinShift * CurvatureScale(), one pass over W, once and only if needed
-  auto shift_floor = [&]() { return floor > 0.0 ? floor : floor = kMinShift * CurvatureScale(); };
-  const bool shifted = last_shifted_ && kShrinkShift * last_delta_ >= shift_floor();
-  last_shifted_ = false;
-  if (!shifted) {
-    ++factorizations_;
-    if (cholesky_->Factorize(face_, 0.0)) return true;
+  ++factorizations_;
+  if (cholesky_->Factorize(face_, step_shift_)) {
+    last_shifted_ = step_shift_ > 0.0;
+    if (last_shifted_) last_delta_ = step_shift_;
+    return true;
   }
   const double growth = last_delta_ > 0.0 ? kGrowShift : kGrowFirstShift;
-  double delta = last_delta_ > 0.0 ? std::max(shift_floor(), kShrinkShift * last_delta_) : kFirstShift;
+  double delta = step_shift_ > 0.0    ? growth * step_shift_
+                 : last_delta_ > 0.0 ? std::max(kMinShift * CurvatureScale(), kShrinkShift * last_delta_)
+                                     : kFirstShift;
   for (; delta <= kMaxShift; delta *= growth) {
     ++factorizations_;
     if (cholesky_->Factorize(face_, delta)) {
@@ -194,6 +204,7 @@ bool CholeskyPreconditioner::FactorWithShift() {
       return true;
     }
   }
+  last_shifted_ = false;
   return false;
 }
 

@@ -29,8 +29,9 @@
 // at the third, and 0 is tried again once the shifts have decayed to the
 // floor. A new face or Hessian is a small change of H, and a failed
 // factorization costs nearly a full one (docs/algorithm.md, "The Newton
-// path: a sparse Cholesky of W + beta J_z^T J_z", Inertia). CG sees the
-// true H: a direction of negative curvature still ends at the ball.
+// path: a sparse Cholesky of W + beta J_z^T J_z", Inertia). The decayed
+// shift is fixed per point (StepShift), and the trust region's model there
+// is H + sigma I (same place, "The shifted model").
 #ifndef QPM_CORE_INNER_CHOLESKY_PRECONDITIONER_HPP_
 #define QPM_CORE_INNER_CHOLESKY_PRECONDITIONER_HPP_
 
@@ -59,6 +60,7 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   bool EvaluateAndFactor(const Iterate& x, const Vector& free) override;
   void Solve(const Vector& r, Vector* z) override { cholesky_->Solve(r, z); }
   void HoldFace(bool hold) override { hold_face_ = hold; }
+  double StepShift() override;
 
  private:
   void BuildPattern(const SparseMatrix& jacobian_pattern);
@@ -96,6 +98,7 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   Vector pinned_values_, unit_, column_;
   double last_delta_ = 0.0;      // last nonzero shift that worked (Ipopt's delta_w^last)
   bool last_shifted_ = false;    // the last factorization needed that shift
+  double step_shift_ = 0.0;      // StepShift's: the first shift each factorization tries
   bool factored_ = false;       // the factor of face_ is valid
   bool stale_ = true;           // h_ changed since the last factorization
   bool hold_face_ = false;      // Preconditioner::HoldFace

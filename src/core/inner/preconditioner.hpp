@@ -60,6 +60,10 @@ class Preconditioner : public CgPreconditioner {
   // factored face gives an SPD M): the trust region's second-order
   // correction, one loose solve, is not worth a factorization.
   virtual void HoldFace(bool /*hold*/) {}
+  // The shift sigma >= 0 of the next step's model H + sigma I: the diagonal
+  // shift its factorizations try first (a factorizing M that needed one,
+  // decayed as Ipopt's delta_w), 0 for any other M. Called once per step.
+  virtual double StepShift() { return 0.0; }
 
  protected:
   long factorizations_ = 0;  // numeric sparse or dense factorizations so far

@@ -32,6 +32,10 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
     step_upper_.resize(q_->layout().n());
   }
   hessian_ = [this](const Vector& v, Vector* hv) { q_->HessianProduct(*at_, v, hv); };
+  shifted_hessian_ = [this](const Vector& v, Vector* hv) {
+    q_->HessianProduct(*at_, v, hv);
+    *hv += shift_ * v;
+  };
   // An unresolved kModeDefault (a trust region built outside Solve) is the
   // default mode's, as for the preconditioner.
   const bool correct = options.correction != CorrectionKind::kNone && q_->layout().m() > 0;
@@ -62,6 +66,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
       summary.status = InnerStatus::kStalled;
       return summary;
     }
+    if (!preconditioner_current) SetModel();
     at_ = x;
     preconditioner_current = true;
     max_radius_ = control.relative_radius_cap ? RelativeCap(*x) : options_.max_radius;
@@ -102,6 +107,17 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
     }
   }
   return summary;
+}
+
+// The steps at a new point model Q by H + sigma I, sigma the preconditioner's
+// StepShift: where H is indefinite on the face, Ipopt's convexified Newton
+// step (W + delta_w I; Waechter & Biegler 2006, Sec. 3.1) instead of CG
+// following negative curvature to the ball (docs/algorithm.md, "The Newton
+// path: a sparse Cholesky of W + beta J_z^T J_z", Inertia). sigma = 0 without
+// a factorizing preconditioner (the paper's QPM-TR: H itself).
+void TrustRegion::SetModel() {
+  shift_ = preconditioner_ ? preconditioner_->StepShift() : 0.0;
+  model_ = shift_ > 0.0 ? &shifted_hessian_ : &hessian_;
 }
 
 // newton_stall_window while the preconditioner is exact (auto may switch
@@ -157,7 +173,7 @@ bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {
   CgPreconditioner* m = preconditioner_.get();
   const CgResult cg = q_->layout().has_bounds()
                           ? BoundedStep(x, tol, max_iter, m)
-                          : cg_.Solve(hessian_, x.grad_q, radius_, tol, max_iter, &step_, m);
+                          : cg_.Solve(*model_, x.grad_q, radius_, tol, max_iter, &step_, m);
   const double step_norm = Norm(q_->layout().reduce(), step_);
   // Converged inside the region or cut by a radius that shrank below the
   // spacing of the doubles around z: either way no step changes z.
@@ -204,9 +220,9 @@ bool TrustRegion::SecondOrderCorrection(const Iterate& x, double predicted, doub
   Vector& q = trial_.x;
   if (m) preconditioner_->HoldFace(true);
   if (q_->layout().has_bounds()) {
-    active_set_.CorrectOnFace(hessian_, step_, radius_, tol, max_iter, &r, &q, m);
+    active_set_.CorrectOnFace(*model_, step_, radius_, tol, max_iter, &r, &q, m);
   } else {
-    cg_.Solve(hessian_, r, radius_, tol, max_iter, &q, m);
+    cg_.Solve(*model_, r, radius_, tol, max_iter, &q, m);
   }
   if (m) preconditioner_->HoldFace(false);
   q += x.x + step_;  // trial_.x = z + p + q
@@ -231,11 +247,9 @@ CgResult TrustRegion::BoundedStep(const Iterate& x, double tol, int max_iter,
                                   CgPreconditioner* preconditioner) {
   step_lower_ = q_->layout().lower() - x.x;
   step_upper_ = q_->layout().upper() - x.x;
-  const ActiveSetResult result = active_set_.Solve(hessian_, x.grad_q, step_lower_, step_upper_,
-                                                   radius_, tol, max_iter, &step_,
-                                                   preconditioner, release_streak_,
-                                                   preconditioner_ ? preconditioner_->Assembled()
-                                                                   : nullptr);
+  const ActiveSetResult result = active_set_.Solve(
+      *model_, x.grad_q, step_lower_, step_upper_, radius_, tol, max_iter, &step_, preconditioner,
+      release_streak_, preconditioner_ ? preconditioner_->Assembled() : nullptr, shift_);
   last_cauchy_freed_ = result.cauchy_freed;
   return result.cg;
 }

@@ -59,6 +59,7 @@ class TrustRegion : public InnerSolver {
   bool RadiusCapped(double step_norm);
   // Computes a step from x, tries it, updates the radius. True when the step
   // was accepted (trial_ then holds the new point with derivatives).
+  void SetModel();
   bool TryStep(const Iterate& x, StepInfo* step);
   void UpdateRadius(double rho, double step_norm);
   bool HessianAtTrial(const InnerControl& control, bool* hessian_current);
@@ -87,7 +88,10 @@ class TrustRegion : public InnerSolver {
   long capped_ = 0;     // consecutive accepted steps of length max_radius
   int release_streak_ = 0;      // consecutive accepted steps whose Cauchy point freed bounds
   bool last_cauchy_freed_ = false;  // the last step's Cauchy point did
-  HessianOperator hessian_;
+  HessianOperator hessian_;          // H v
+  HessianOperator shifted_hessian_;  // (H + shift_ I) v
+  const HessianOperator* model_ = &hessian_;  // the steps' model at this point (SetModel)
+  double shift_ = 0.0;
   std::unique_ptr<Preconditioner> preconditioner_;  // null: plain CG
   int size_;  // of z over all processes: CG's iteration limit
   const Iterate* at_ = nullptr;  // iterate whose Hessian is loaded
