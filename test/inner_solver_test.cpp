@@ -131,6 +131,23 @@ BOOST_AUTO_TEST_CASE(StallMonitorRestartsItsCountOnANewLowOfTheGradientOrOfQ) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(StallMonitorWithAGradientDropIgnoresLowsOfTheNoise) {
+  // ||grad Q|| makes a new low by 0.1% at every step with Q flat, as a walk
+  // in the rounding noise does: any new low is progress (no stall in 50
+  // steps), while with gradient_drop 0.5 none is and the window of 5 ends
+  // it; a halving at step 3 is still progress (stall at 3 + 5).
+  std::vector<qpm::Iterate> noise;
+  for (int i = 1; i <= 50; ++i) noise.push_back(Point(1.0, 1.0 - 1e-3 * i));
+  qpm::StallMonitor any_low(5, 1e-14, Point(1.0, 1.0), 1.0);
+  qpm::StallMonitor halving(5, 1e-14, Point(1.0, 1.0), 1.0, 0.5);
+  BOOST_TEST(FirstStall(&any_low, noise) == 0);
+  BOOST_TEST(FirstStall(&halving, noise) == 5);
+  noise[2] = Point(1.0, 0.4);
+  for (size_t i = 3; i < noise.size(); ++i) noise[i].grad_q_norm = 0.4 - 1e-4 * static_cast<double>(i);
+  qpm::StallMonitor halved(5, 1e-14, Point(1.0, 1.0), 1.0, 0.5);
+  BOOST_TEST(FirstStall(&halved, noise) == 8);
+}
+
 BOOST_AUTO_TEST_CASE(StallMonitorWindowGrowsWithTheStepsBeforeTheLastProgress) {
   // 20 steps of progress, then none: with window 5 the drought must still
   // outlast the 20 steps before it, so the stall comes at step 40.

@@ -449,6 +449,9 @@ void AddTrustRegion(Table* t) {
       "TR stall window (as gd.stall_window)."));
   t->push_back(Integer(QPM_FIELD(tr.newton_stall_window), AtLeast(1),
       "TR stall window with the cholesky preconditioner (Newton steps)."));
+  t->push_back(Number(QPM_FIELD(tr.newton_stall_gradient_drop), Open(0.0, 1.0),
+      "With the cholesky preconditioner a new low of ||grad Q|| is progress only below this "
+      "fraction of the last."));
   t->push_back(Number(QPM_FIELD(tr.resolution_steps), AtLeast(0.0),
       "Stalled when an interior CG step is within this many eps_mach |z_i| everywhere; 0: off."));
   t->push_back(Number(QPM_FIELD(tr.cauchy_decrease), Open(0.0, 0.5),

@@ -122,6 +122,11 @@ struct TrustRegionOptions {
   // of Q at once, so a drought of a few steps already means the rounding
   // floor (docs/algorithm.md, "Stalls at the rounding floor").
   long newton_stall_window = 10;
+  // With that preconditioner a new low of ||grad Q|| is progress only below
+  // this fraction of the last one: a Newton step near a minimizer cuts
+  // ||grad Q|| by far more, while a walk in the rounding noise makes lows by
+  // ever-smaller margins, each of which restarted the drought (same place).
+  double newton_stall_gradient_drop = 0.5;
   // Bounded problems: the active-set step of TRON (inner/active_set.hpp;
   // Lin & More, SIAM J. Optim. 9, 1999). The generalized Cauchy point
   // p(t) = P(z - t g) - z needs ||p(t)|| <= Delta and the sufficient decrease

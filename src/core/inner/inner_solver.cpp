@@ -89,9 +89,11 @@ bool CheckStop(const InnerControl& control, Iterate* x, InnerSummary* summary) {
   return true;
 }
 
-StallMonitor::StallMonitor(long window, double rounding, const Iterate& x, double beta)
+StallMonitor::StallMonitor(long window, double rounding, const Iterate& x, double beta,
+                           double gradient_drop)
     : window_(window),
       rounding_(rounding),
+      gradient_drop_(gradient_drop),
       beta_(beta),
       best_grad_(x.grad_q_norm),
       best_q_(x.Q(beta)) {}
@@ -99,7 +101,7 @@ StallMonitor::StallMonitor(long window, double rounding, const Iterate& x, doubl
 bool StallMonitor::Stalled(const Iterate& x) {
   const double q = x.Q(beta_);
   bool progress = false;
-  if (x.grad_q_norm < best_grad_) best_grad_ = x.grad_q_norm, progress = true;
+  if (x.grad_q_norm < gradient_drop_ * best_grad_) best_grad_ = x.grad_q_norm, progress = true;
   if (q < best_q_ - rounding_ * std::abs(best_q_)) best_q_ = q, progress = true;
   ++steps_;
   if (progress) last_progress_ = steps_;

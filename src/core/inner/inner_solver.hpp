@@ -118,17 +118,20 @@ std::unique_ptr<InnerSolver> MakeInnerSolver(const Options& options, PenaltyFunc
 
 // Declares a subproblem stalled when max(window, steps before the last
 // progress) accepted steps in a row brought neither a new lowest ||grad Q||
-// nor a decrease of Q beyond its rounding. The iterates then only move inside the rounding noise of
+// (below gradient_drop times the last low) nor a decrease of Q beyond its
+// rounding. The iterates then only move inside the rounding noise of
 // grad Q, which at large beta (about beta ||J|| eps_mach |c|'s terms) can
 // exceed eps1: asking for more cannot succeed in double precision.
 class StallMonitor {
  public:
-  StallMonitor(long window, double rounding, const Iterate& x, double beta);
+  StallMonitor(long window, double rounding, const Iterate& x, double beta,
+               double gradient_drop = 1.0);
   bool Stalled(const Iterate& x);  // after each accepted step
 
  private:
   long window_;
   double rounding_;
+  double gradient_drop_;
   double beta_;
   double best_grad_;
   double best_q_;

@@ -49,7 +49,7 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
 // first point (it depends on beta) failing ends the subproblem.
 InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
   InnerSummary summary;
-  StallMonitor monitor(StallWindow(), control.stall_rounding, *x, q_->merit().beta());
+  StallMonitor monitor = NewStallMonitor(control, *x);
   bool hessian_current = false;  // W at x for this beta
   bool preconditioner_current = false;
   int rejected = 0;
@@ -120,11 +120,14 @@ void TrustRegion::SetModel() {
   model_ = shift_ > 0.0 ? &shifted_hessian_ : &hessian_;
 }
 
-// newton_stall_window while the preconditioner is exact (auto may switch
-// to cholesky during the solve), else stall_window.
-long TrustRegion::StallWindow() const {
-  return preconditioner_ && preconditioner_->exact() ? options_.newton_stall_window
-                                                     : options_.stall_window;
+// The Newton window and gradient drop while the preconditioner is exact
+// (auto may switch to cholesky during the solve), else stall_window and any
+// new low.
+StallMonitor TrustRegion::NewStallMonitor(const InnerControl& control, const Iterate& x) const {
+  const bool newton = preconditioner_ && preconditioner_->exact();
+  return StallMonitor(newton ? options_.newton_stall_window : options_.stall_window,
+                      control.stall_rounding, x, q_->merit().beta(),
+                      newton ? options_.newton_stall_gradient_drop : 1.0);
 }
 
 // max_radius * max(1, ||z||_inf): the relative Delta_max (trust_region.hpp).

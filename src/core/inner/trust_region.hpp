@@ -53,7 +53,7 @@ class TrustRegion : public InnerSolver {
 
  private:
   bool BelowResolution(const Vector& z) const;
-  long StallWindow() const;
+  StallMonitor NewStallMonitor(const InnerControl& control, const Iterate& x) const;
   double RelativeCap(const Iterate& x) const;
   bool RadiusCollapsed(const Iterate& x);
   bool RadiusCapped(double step_norm);
