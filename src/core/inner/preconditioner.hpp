@@ -62,7 +62,8 @@ class Preconditioner : public CgPreconditioner {
   virtual void HoldFace(bool /*hold*/) {}
   // The shift sigma >= 0 of the next step's model H + sigma I: the diagonal
   // shift its factorizations try first (a factorizing M that needed one,
-  // decayed as Ipopt's delta_w), 0 for any other M. Called once per step.
+  // decayed as Ipopt's delta_w), 0 for any other M. Called once per point,
+  // after Update.
   virtual double StepShift() { return 0.0; }
 
  protected:

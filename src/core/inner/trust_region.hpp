@@ -10,6 +10,9 @@
 // Delta_max is max_radius (assumption A9) or, when InnerControl asks for
 // it, max_radius * max(1, ||z_k||_inf) (InnerControl::relative_radius_cap).
 //
+// Where the Cholesky preconditioner needed an inertia shift sigma, the model's
+// Hessian is W + beta J^T J + sigma I (Ipopt's convexified step; SetModel).
+//
 // W is evaluated once per accepted iterate (and at a subproblem's start,
 // since it depends on beta through lambda = beta c). The radius carries over
 // between subproblems. Stops when ||grad Q|| <= tau(x) (2.4). With bounds
@@ -57,9 +60,9 @@ class TrustRegion : public InnerSolver {
   double RelativeCap(const Iterate& x) const;
   bool RadiusCollapsed(const Iterate& x);
   bool RadiusCapped(double step_norm);
+  void SetModel();  // model_ and shift_ for the steps at a new point
   // Computes a step from x, tries it, updates the radius. True when the step
   // was accepted (trial_ then holds the new point with derivatives).
-  void SetModel();
   bool TryStep(const Iterate& x, StepInfo* step);
   void UpdateRadius(double rho, double step_norm);
   bool HessianAtTrial(const InnerControl& control, bool* hessian_current);
