@@ -332,6 +332,57 @@ BOOST_AUTO_TEST_CASE(CholeskyPreconditionerShiftsAnIndefiniteHessianAndStaysPosi
   BOOST_TEST(m->factorizations() > 1);  // the unshifted trial failed
 }
 
+// A quadratic objective with linear constraints has one H per beta: a new
+// point keeps an unshifted factor; a new beta, a face factored for the
+// multiplier step in between, or a shift (which decays at the next point)
+// makes a new one.
+BOOST_AUTO_TEST_CASE(CholeskyPreconditionerKeepsAnUnshiftedFactorWhileHIsUnchanged) {
+  for (double diag : {4.0, -3.0}) {  // H definite, and H needing a shift
+    Loaded l = LoadedBand(40, diag, 10.0);
+    const int n = l.q.layout().n();
+    const auto m = Make(qpm::PreconditionerKind::kCholesky, &l.q);
+    Vector z(n);
+    auto step_at = [&](double a, double b) {  // Update at a new point, and one solve
+      l.it.x = Vector::LinSpaced(n, a, b);
+      BOOST_REQUIRE(l.q.EvaluateValues(&l.it));
+      BOOST_REQUIRE(l.q.EvaluateDerivatives(&l.it));
+      BOOST_REQUIRE(l.q.EvaluateHessian(l.it));
+      BOOST_REQUIRE(m->Update(l.it));
+      const double sigma = m->StepShift();
+      const Vector v = Vector::LinSpaced(n, 1.0, -2.0);
+      m->Apply(DenseH(&l) * v + sigma * v, nullptr, &z);
+      return sigma;
+    };
+    BOOST_TEST_CONTEXT("diag " << diag) {
+      step_at(-0.5, 0.7);
+      const long first = m->factorizations();
+      BOOST_TEST(first >= 1);
+      const double sigma = step_at(0.3, -0.4);
+      if (diag > 0.0) {
+        BOOST_TEST(sigma == 0.0);
+        BOOST_TEST((z - Vector::LinSpaced(n, 1.0, -2.0)).norm() <= 1e-10 * z.norm());
+        BOOST_TEST(m->factorizations() == first);  // the same H: the same factor
+      } else {
+        BOOST_TEST(sigma > 0.0);
+        BOOST_TEST(m->factorizations() > first);  // the decayed shift's factorization
+      }
+      const long second = m->factorizations();
+      l.q.merit().set_beta(20.0);
+      step_at(0.3, -0.4);
+      BOOST_TEST(m->factorizations() > second);  // beta changed H
+      if (diag > 0.0) {  // the borrower's face factor replaces the trust region's
+        const long third = m->factorizations();
+        Vector free = Vector::Ones(n);
+        free[3] = 0.0;
+        BOOST_REQUIRE(m->LendFactorization()->EvaluateAndFactor(l.it, free));
+        step_at(0.3, -0.4);
+        BOOST_TEST((z - Vector::LinSpaced(n, 1.0, -2.0)).norm() <= 1e-10 * z.norm());
+        BOOST_TEST(m->factorizations() == third + 2);
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(AutoPreconditionerFactorsSparseHAndAvoidsTheFillOfADenseRow) {
   Loaded band = LoadedBand(2000, 4.0, 10.0);
   BOOST_TEST(Make(qpm::PreconditionerKind::kAuto, &band.q)->kind() == qpm::PreconditionerKind::kCholesky);

@@ -58,6 +58,7 @@ CholeskyPreconditioner::CholeskyPreconditioner(AssembledPenalty q,
   pinned_.reserve(max_pinned_);
   wanted_.reserve(max_pinned_);
   face_ = h_;
+  factored_values_.resize(h_.nonZeros());
   if (q_->layout().has_bounds()) columns_ = std::make_unique<SymmetricColumns>(h_);
   factored_free_.setOnes(q_->layout().n());
 }
@@ -143,8 +144,13 @@ void CholeskyPreconditioner::Assemble(const Iterate& it) {
   stale_ = true;
 }
 
+// An unshifted factor stands when H is bit for bit the one it was made from
+// (the header's "Reuse"); else the next Apply factors again.
 bool CholeskyPreconditioner::Update(const Iterate& it) {
   Assemble(it);
+  const bool reused = factored_ && values_factored_ && !last_shifted_ &&
+                      std::equal(h_.valuePtr(), h_.valuePtr() + h_.nonZeros(), factored_values_.data());
+  if (reused) stale_ = false;
   return true;
 }
 
@@ -169,6 +175,8 @@ void CholeskyPreconditioner::FillFace(const Vector* free) {
 bool CholeskyPreconditioner::FactorFace(const Vector* free) {
   FillFace(free);
   factored_ = FactorWithShift();
+  values_factored_ = factored_;
+  if (factored_) std::copy(h_.valuePtr(), h_.valuePtr() + h_.nonZeros(), factored_values_.data());
   return factored_;
 }
 
@@ -225,6 +233,7 @@ bool CholeskyPreconditioner::EvaluateAndFactor(const Iterate& x, const Vector& f
   Assemble(x);
   FillFace(&free);
   ++factorizations_;
+  values_factored_ = false;  // a face's factor for the borrower, not the trust region's
   factored_ = cholesky_->Factorize(face_, 0.0);
   stale_ = !factored_;
   return factored_;

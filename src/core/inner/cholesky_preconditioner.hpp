@@ -32,6 +32,12 @@
 // path: a sparse Cholesky of W + beta J_z^T J_z", Inertia). The decayed
 // shift is fixed per point (StepShift), and the trust region's model there
 // is H + sigma I (same place, "The shifted model").
+//
+// Reuse. Update keeps an unshifted factor when the assembled H is bit for
+// bit the one it was made from (a quadratic objective with linear
+// constraints at an unchanged beta): no new factorization. A shifted one is
+// not kept: its shift decays at the next point, as above (docs/algorithm.md,
+// same section, "Reuse").
 #ifndef QPM_CORE_INNER_CHOLESKY_PRECONDITIONER_HPP_
 #define QPM_CORE_INNER_CHOLESKY_PRECONDITIONER_HPP_
 
@@ -99,6 +105,8 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   double last_delta_ = 0.0;      // last nonzero shift that worked (Ipopt's delta_w^last)
   bool last_shifted_ = false;    // the last factorization needed that shift
   double step_shift_ = 0.0;      // StepShift's: the first shift each factorization tries
+  Vector factored_values_;       // h_'s values when the current factor was made
+  bool values_factored_ = false; // factored_values_ are the current factor's
   bool factored_ = false;       // the factor of face_ is valid
   bool stale_ = true;           // h_ changed since the last factorization
   bool hold_face_ = false;      // Preconditioner::HoldFace
