@@ -333,9 +333,9 @@ BOOST_AUTO_TEST_CASE(CholeskyPreconditionerShiftsAnIndefiniteHessianAndStaysPosi
 }
 
 // A quadratic objective with linear constraints has one H per beta: a new
-// point keeps an unshifted factor; a new beta, a face factored for the
-// multiplier step in between, or a shift (which decays at the next point)
-// makes a new one.
+// point keeps an unshifted factor, the trust region's or the multiplier
+// step's; a new beta, or a shift (which decays at the next point), makes a
+// new one.
 BOOST_AUTO_TEST_CASE(CholeskyPreconditionerKeepsAnUnshiftedFactorWhileHIsUnchanged) {
   for (double diag : {4.0, -3.0}) {  // H definite, and H needing a shift
     Loaded l = LoadedBand(40, diag, 10.0);
@@ -370,17 +370,34 @@ BOOST_AUTO_TEST_CASE(CholeskyPreconditionerKeepsAnUnshiftedFactorWhileHIsUnchang
       l.q.merit().set_beta(20.0);
       step_at(0.3, -0.4);
       BOOST_TEST(m->factorizations() > second);  // beta changed H
-      if (diag > 0.0) {  // the borrower's face factor replaces the trust region's
+      if (diag > 0.0) {  // the multiplier step's factor of the whole space serves the next step
         const long third = m->factorizations();
-        Vector free = Vector::Ones(n);
-        free[3] = 0.0;
-        BOOST_REQUIRE(m->LendFactorization()->EvaluateAndFactor(l.it, free));
-        step_at(0.3, -0.4);
+        BOOST_REQUIRE(m->LendFactorization()->EvaluateAndFactor(l.it, Vector::Ones(n)));
+        BOOST_TEST(step_at(0.3, -0.4) == 0.0);
         BOOST_TEST((z - Vector::LinSpaced(n, 1.0, -2.0)).norm() <= 1e-10 * z.norm());
-        BOOST_TEST(m->factorizations() == third + 2);
+        BOOST_TEST(m->factorizations() == third + 1);
       }
     }
   }
+}
+
+// On a quadratic rho is 1 to rounding: the radius goes to tr.max_radius at
+// once instead of doubling from tr.initial_radius, and the factor is kept.
+BOOST_AUTO_TEST_CASE(AnExactRatioOnAQuadraticOpensTheRadiusAtOnce) {
+  const TestProblem p = LeastNorm();
+  EigenProblem problem(p);
+  const Vector far = Vector::Constant(p.n, 300.0);
+  qpm::Options doubling;
+  doubling.tr.exact_ratio = 0.0;
+  const qpm::Summary d = qpm::Solve(&problem, far, doubling);
+  const qpm::Summary s = qpm::Solve(&problem, far, qpm::Options());
+  BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
+  BOOST_TEST(d.termination == qpm::TerminationType::kConverged);
+  BOOST_REQUIRE(s.preconditioner == "cholesky");
+  BOOST_TEST((s.x - p.x_star).norm() <= 1e-6);
+  BOOST_TEST(d.inner_iterations >= 8);  // log2(|x0 - x*|) doublings from radius 1
+  BOOST_TEST(s.inner_iterations <= d.inner_iterations - 5);
+  BOOST_TEST(s.factorizations < s.inner_iterations);  // one H per beta
 }
 
 BOOST_AUTO_TEST_CASE(AutoPreconditionerFactorsSparseHAndAvoidsTheFillOfADenseRow) {

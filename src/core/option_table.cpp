@@ -435,6 +435,9 @@ void AddTrustRegion(Table* t) {
       "Delta <- min(this * Delta, tr.max_radius) on expansion."));
   t->push_back(Number(QPM_FIELD(tr.shrink_factor), Open(0.0, 1.0),
       "Delta <- this * Delta on shrinking."));
+  t->push_back(Number(QPM_FIELD(tr.exact_ratio), AtLeast(0.0),
+      "With the cholesky preconditioner a boundary step with |rho - 1| <= this sets Delta to "
+      "tr.max_radius; 0: never."));
   t->push_back(Number(QPM_FIELD(tr.cg_relative_tol), Open(0.0, 1.0),
       "CG stops at ||r|| <= min(this, sqrt ||g||) ||g||."));
   t->push_back(Integer(QPM_FIELD(tr.cg_max_iter), AtLeast(0),

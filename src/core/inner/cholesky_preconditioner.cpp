@@ -148,9 +148,9 @@ void CholeskyPreconditioner::Assemble(const Iterate& it) {
 // (the header's "Reuse"); else the next Apply factors again.
 bool CholeskyPreconditioner::Update(const Iterate& it) {
   Assemble(it);
-  const bool reused = factored_ && values_factored_ && !last_shifted_ &&
-                      std::equal(h_.valuePtr(), h_.valuePtr() + h_.nonZeros(), factored_values_.data());
-  if (reused) stale_ = false;
+  reused_ = factored_ && values_factored_ && factor_unshifted_ &&
+            std::equal(h_.valuePtr(), h_.valuePtr() + h_.nonZeros(), factored_values_.data());
+  if (reused_) stale_ = false;
   return true;
 }
 
@@ -175,9 +175,14 @@ void CholeskyPreconditioner::FillFace(const Vector* free) {
 bool CholeskyPreconditioner::FactorFace(const Vector* free) {
   FillFace(free);
   factored_ = FactorWithShift();
+  factor_unshifted_ = factored_ && !last_shifted_;
+  KeepFactoredValues();
+  return factored_;
+}
+
+void CholeskyPreconditioner::KeepFactoredValues() {
   values_factored_ = factored_;
   if (factored_) std::copy(h_.valuePtr(), h_.valuePtr() + h_.nonZeros(), factored_values_.data());
-  return factored_;
 }
 
 // Ipopt's decay of delta_w, once per point (the trust region calls it after
@@ -185,6 +190,7 @@ bool CholeskyPreconditioner::FactorFace(const Vector* free) {
 // stays above the floor, else 0 (the header's "Inertia").
 double CholeskyPreconditioner::StepShift() {
   step_shift_ = 0.0;
+  if (reused_) return step_shift_;
   if (last_shifted_ && kShrinkShift * last_delta_ >= kMinShift * CurvatureScale()) {
     step_shift_ = kShrinkShift * last_delta_;
   }
@@ -233,8 +239,9 @@ bool CholeskyPreconditioner::EvaluateAndFactor(const Iterate& x, const Vector& f
   Assemble(x);
   FillFace(&free);
   ++factorizations_;
-  values_factored_ = false;  // a face's factor for the borrower, not the trust region's
   factored_ = cholesky_->Factorize(face_, 0.0);
+  factor_unshifted_ = true;
+  KeepFactoredValues();
   stale_ = !factored_;
   return factored_;
 }

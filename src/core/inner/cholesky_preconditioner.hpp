@@ -33,11 +33,12 @@
 // shift is fixed per point (StepShift), and the trust region's model there
 // is H + sigma I (same place, "The shifted model").
 //
-// Reuse. Update keeps an unshifted factor when the assembled H is bit for
-// bit the one it was made from (a quadratic objective with linear
-// constraints at an unchanged beta): no new factorization. A shifted one is
-// not kept: its shift decays at the next point, as above (docs/algorithm.md,
-// same section, "Reuse").
+// Reuse. Update keeps an unshifted factor (the trust region's, or the
+// multiplier step's on its face) when the assembled H is bit for bit the
+// one it was made from (a quadratic objective with linear constraints at an
+// unchanged beta): no new factorization, and the point's shift is 0. A
+// shifted one is not kept: its shift decays at the next point, as above
+// (docs/algorithm.md, same section, "Reuse").
 #ifndef QPM_CORE_INNER_CHOLESKY_PRECONDITIONER_HPP_
 #define QPM_CORE_INNER_CHOLESKY_PRECONDITIONER_HPP_
 
@@ -81,6 +82,7 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   bool FactorSchur();
   void RemovePinned(Vector* z);
   bool FactorWithShift();
+  void KeepFactoredValues();  // factored_values_ <- h_'s (Reuse)
   double CurvatureScale() const;
   int ChangedEntries(const Vector* free) const;
 
@@ -107,6 +109,8 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   double step_shift_ = 0.0;      // StepShift's: the first shift each factorization tries
   Vector factored_values_;       // h_'s values when the current factor was made
   bool values_factored_ = false; // factored_values_ are the current factor's
+  bool factor_unshifted_ = false; // the current factor was made without a shift
+  bool reused_ = false;           // the last Update kept the factor
   bool factored_ = false;       // the factor of face_ is valid
   bool stale_ = true;           // h_ changed since the last factorization
   bool hold_face_ = false;      // Preconditioner::HoldFace

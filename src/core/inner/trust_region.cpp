@@ -54,6 +54,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
   bool preconditioner_current = false;
   int rejected = 0;
   collapsed_ = 0, capped_ = 0, release_streak_ = 0;
+  rejected_here_ = false;
   while (!CheckStop(control, x, &summary)) {
     if (!hessian_current) {
       if (!q_->EvaluateHessian(*x)) {
@@ -74,6 +75,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
     const bool accepted = TryStep(*x, &step) && HessianAtTrial(control, &hessian_current);
     if (!accepted) {
       ++rejected;
+      rejected_here_ = true;
       last_rejection_failed_ = last_trial_failed_;
       if (radius_ < options_.min_radius || below_resolution_) {
         summary.status = InnerStatus::kStalled;
@@ -317,11 +319,17 @@ double TrustRegion::Ratio(const Iterate& x, double predicted) {
   return predicted > 0.0 ? actual / predicted : 0.0;
 }
 
+// Expansion doubles the radius, or opens it to Delta_max where rho is 1 to
+// rounding with an exact preconditioner (TrustRegionOptions::exact_ratio).
 void TrustRegion::UpdateRadius(double rho, double step_norm) {
   if (rho < options_.eta_shrink) {
     radius_ = options_.shrink_factor * std::min(radius_, step_norm);
   } else if (rho > options_.eta_expand && step_norm >= 0.99 * radius_) {
     radius_ = std::min(options_.expand_factor * radius_, max_radius_);
+    if (std::abs(rho - 1.0) <= options_.exact_ratio && !rejected_here_ && preconditioner_ &&
+        preconditioner_->exact()) {
+      radius_ = max_radius_;
+    }
   }
 }
 

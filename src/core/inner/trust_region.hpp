@@ -90,6 +90,7 @@ class TrustRegion : public InnerSolver {
   long collapsed_ = 0;  // consecutive iterations with a collapsed radius (TrustRegionOptions)
   long capped_ = 0;     // consecutive accepted steps of length max_radius
   int release_streak_ = 0;      // consecutive accepted steps whose Cauchy point freed bounds
+  bool rejected_here_ = false;  // a trial of this subproblem was rejected (exact_ratio)
   bool last_cauchy_freed_ = false;  // the last step's Cauchy point did
   HessianOperator hessian_;          // H v
   HessianOperator shifted_hessian_;  // (H + shift_ I) v
