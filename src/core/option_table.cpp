@@ -436,8 +436,8 @@ void AddTrustRegion(Table* t) {
   t->push_back(Number(QPM_FIELD(tr.shrink_factor), Open(0.0, 1.0),
       "Delta <- this * Delta on shrinking."));
   t->push_back(Number(QPM_FIELD(tr.exact_ratio), AtLeast(0.0),
-      "With the cholesky preconditioner a boundary step with |rho - 1| <= this sets Delta to "
-      "tr.max_radius; 0: never."));
+      "With the cholesky preconditioner and no bounds, a boundary step with |rho - 1| <= this "
+      "sets Delta to tr.max_radius; 0: never."));
   t->push_back(Number(QPM_FIELD(tr.cg_relative_tol), Open(0.0, 1.0),
       "CG stops at ||r|| <= min(this, sqrt ||g||) ||g||."));
   t->push_back(Integer(QPM_FIELD(tr.cg_max_iter), AtLeast(0),

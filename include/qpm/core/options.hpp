@@ -89,11 +89,11 @@ struct TrustRegionOptions {
   double eta_shrink = 0.25;      // shrink the radius when rho < eta_shrink
   double expand_factor = 2.0;    // Delta <- min(expand_factor Delta, max_radius)
   double shrink_factor = 0.25;   // Delta <- shrink_factor Delta
-  // With an exact preconditioner (cholesky), a step at the boundary whose
-  // rho is within exact_ratio of 1, in a subproblem that has rejected no
-  // trial, sets Delta to max_radius: Q is quadratic along it to rounding,
-  // and doubling would take log2(Delta_max / Delta) steps to reach the
-  // Newton step of a quadratic (docs/algorithm.md, "The Newton path: a
+  // With an exact preconditioner (cholesky) and no box, a step at the
+  // boundary whose rho is within exact_ratio of 1, in a subproblem that has
+  // rejected no trial, sets Delta to max_radius: Q is quadratic along it to
+  // rounding, and doubling would take log2(Delta_max / Delta) steps to reach
+  // the Newton step of a quadratic (docs/algorithm.md, "The Newton path: a
   // sparse Cholesky of W + beta J_z^T J_z", Reuse). 0: never.
   double exact_ratio = 1e-6;
   double cg_relative_tol = 0.1;  // CG stops at ||r|| <= min(cg_relative_tol, sqrt||g||) ||g||

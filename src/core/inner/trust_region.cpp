@@ -320,14 +320,15 @@ double TrustRegion::Ratio(const Iterate& x, double predicted) {
 }
 
 // Expansion doubles the radius, or opens it to Delta_max where rho is 1 to
-// rounding with an exact preconditioner (TrustRegionOptions::exact_ratio).
+// rounding with an exact preconditioner and no box
+// (TrustRegionOptions::exact_ratio).
 void TrustRegion::UpdateRadius(double rho, double step_norm) {
   if (rho < options_.eta_shrink) {
     radius_ = options_.shrink_factor * std::min(radius_, step_norm);
   } else if (rho > options_.eta_expand && step_norm >= 0.99 * radius_) {
     radius_ = std::min(options_.expand_factor * radius_, max_radius_);
-    if (std::abs(rho - 1.0) <= options_.exact_ratio && !rejected_here_ && preconditioner_ &&
-        preconditioner_->exact()) {
+    if (std::abs(rho - 1.0) <= options_.exact_ratio && !rejected_here_ && !q_->layout().has_bounds() &&
+        preconditioner_ && preconditioner_->exact()) {
       radius_ = max_radius_;
     }
   }
