@@ -148,7 +148,7 @@ void CholeskyPreconditioner::Assemble(const Iterate& it) {
 // (the header's "Reuse"); else the next Apply factors again.
 bool CholeskyPreconditioner::Update(const Iterate& it) {
   Assemble(it);
-  reused_ = factored_ && values_factored_ && factor_unshifted_ &&
+  reused_ = factored_ && factor_unshifted_ &&
             std::equal(h_.valuePtr(), h_.valuePtr() + h_.nonZeros(), factored_values_.data());
   if (reused_) stale_ = false;
   return true;
@@ -181,7 +181,6 @@ bool CholeskyPreconditioner::FactorFace(const Vector* free) {
 }
 
 void CholeskyPreconditioner::KeepFactoredValues() {
-  values_factored_ = factored_;
   if (factored_) std::copy(h_.valuePtr(), h_.valuePtr() + h_.nonZeros(), factored_values_.data());
 }
 

@@ -107,8 +107,7 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   double last_delta_ = 0.0;      // last nonzero shift that worked (Ipopt's delta_w^last)
   bool last_shifted_ = false;    // the last factorization needed that shift
   double step_shift_ = 0.0;      // StepShift's: the first shift each factorization tries
-  Vector factored_values_;       // h_'s values when the current factor was made
-  bool values_factored_ = false; // factored_values_ are the current factor's
+  Vector factored_values_;       // h_'s values when the current factor (if factored_) was made
   bool factor_unshifted_ = false; // the current factor was made without a shift
   bool reused_ = false;           // the last Update kept the factor
   bool factored_ = false;       // the factor of face_ is valid

@@ -19,6 +19,8 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
       active_set_(q->layout().has_bounds() ? q->layout().n() : 0, options,
                   q->layout().has_bounds() ? &q->workspace()->z : nullptr, q->layout().reduce()),
       radius_(options.initial_radius),
+      // No jump with a box (TrustRegionOptions::exact_ratio): -1 never holds.
+      exact_ratio_(q->layout().has_bounds() ? -1.0 : options.exact_ratio),
       max_radius_(options.max_radius),
       preconditioner_(MakePreconditioner(options, q)),
       size_(static_cast<int>(Count(q->layout().reduce(), q->layout().n()))) {
@@ -327,8 +329,8 @@ void TrustRegion::UpdateRadius(double rho, double step_norm) {
     radius_ = options_.shrink_factor * std::min(radius_, step_norm);
   } else if (rho > options_.eta_expand && step_norm >= 0.99 * radius_) {
     radius_ = std::min(options_.expand_factor * radius_, max_radius_);
-    if (std::abs(rho - 1.0) <= options_.exact_ratio && !rejected_here_ && !q_->layout().has_bounds() &&
-        preconditioner_ && preconditioner_->exact()) {
+    if (std::abs(rho - 1.0) <= exact_ratio_ && !rejected_here_ && preconditioner_ &&
+        preconditioner_->exact()) {
       radius_ = max_radius_;
     }
   }

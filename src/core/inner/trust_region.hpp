@@ -86,6 +86,7 @@ class TrustRegion : public InnerSolver {
   bool (TrustRegion::*correct_)(const Iterate&, double, double*);
   long corrections_ = 0;  // trials accepted after a correction
   double radius_;
+  double exact_ratio_;  // options_.exact_ratio, or -1 with a box (chosen once)
   double max_radius_;   // Delta_max at the current iterate
   long collapsed_ = 0;  // consecutive iterations with a collapsed radius (TrustRegionOptions)
   long capped_ = 0;     // consecutive accepted steps of length max_radius
