@@ -148,10 +148,14 @@ void CholeskyPreconditioner::Assemble(const Iterate& it) {
 // (the header's "Reuse"); else the next Apply factors again.
 bool CholeskyPreconditioner::Update(const Iterate& it) {
   Assemble(it);
-  reused_ = factored_ && factor_unshifted_ &&
-            std::equal(h_.valuePtr(), h_.valuePtr() + h_.nonZeros(), factored_values_.data());
+  reused_ = FactorStands();
   if (reused_) stale_ = false;
   return true;
+}
+
+bool CholeskyPreconditioner::FactorStands() const {
+  return factored_ && factor_unshifted_ &&
+         std::equal(h_.valuePtr(), h_.valuePtr() + h_.nonZeros(), factored_values_.data());
 }
 
 // face_ = h_ with rows and columns off the face replaced by the identity's;
@@ -232,10 +236,16 @@ double CholeskyPreconditioner::CurvatureScale() const {
 }
 
 // H_FF itself or nothing: no shift is tried (nor remembered for the trust
-// region's next factorization).
+// region's next factorization). An unshifted factor of the same H on the
+// same face stands (the header's "Reuse").
 bool CholeskyPreconditioner::EvaluateAndFactor(const Iterate& x, const Vector& free) {
   if (!q_->EvaluateHessian(x)) return false;
   Assemble(x);
+  if (FactorStands() && ChangedEntries(&free) == 0) {
+    pinned_.clear();
+    stale_ = false;
+    return true;
+  }
   FillFace(&free);
   ++factorizations_;
   factored_ = cholesky_->Factorize(face_, 0.0);

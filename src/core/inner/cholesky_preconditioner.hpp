@@ -36,7 +36,9 @@
 // Reuse. Update keeps an unshifted factor (the trust region's, or the
 // multiplier step's on its face) when the assembled H is bit for bit the
 // one it was made from (a quadratic objective with linear constraints at an
-// unchanged beta): no new factorization, and the point's shift is 0. A
+// unchanged beta): no new factorization, and the point's shift is 0. The
+// multiplier step's EvaluateAndFactor keeps it the same way when its face
+// is the factor's. A
 // shifted one is not kept: its shift decays at the next point, as above
 // (docs/algorithm.md, same section, "Reuse").
 #ifndef QPM_CORE_INNER_CHOLESKY_PRECONDITIONER_HPP_
@@ -83,6 +85,7 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   void RemovePinned(Vector* z);
   bool FactorWithShift();
   void KeepFactoredValues();  // factored_values_ <- h_'s (Reuse)
+  bool FactorStands() const;  // an unshifted factor of h_'s values (Reuse)
   double CurvatureScale() const;
   int ChangedEntries(const Vector* free) const;
 
