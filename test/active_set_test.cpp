@@ -350,3 +350,46 @@ BOOST_AUTO_TEST_CASE(SearchOnTheAssembledHessianHalvesWithoutProducts) {
   BOOST_TEST(p[1][0] == -0.05);
   BOOST_TEST(products[0] - products[1] == 6 - 1);
 }
+
+// The same agreement where the model is H + sigma I over a nearly singular
+// H and CG's steps run far out of the box: pairs (u_i, v_i) with the block
+// [1 c; c 1] of H (c near 1), whose flat direction (1, -1) the search clips
+// into the steep one, so that trials are rejected while entries leave the
+// clipped set, and sigma's share of u.Hu and of d_C.H_CC d_C decides them.
+BOOST_AUTO_TEST_CASE(SearchOnTheAssembledHessianValuesTheShiftAsProductsDo) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  const int k = 8, n = 2 * k;
+  int differs_without_shift = 0;
+  for (int trial = 0; trial < 1000; ++trial) {
+    MatrixXd h = MatrixXd::Zero(n, n);
+    Vector g(n), lower(n), upper(n);
+    for (int i = 0; i < k; ++i) {
+      const double c = 1.0 - std::pow(10.0, -1.0 - 3.0 * uniform(rng));
+      h(2 * i, 2 * i) = h(2 * i + 1, 2 * i + 1) = 1.0;
+      h(2 * i, 2 * i + 1) = h(2 * i + 1, 2 * i) = c;
+      g[2 * i] = 1e-3 * (uniform(rng) - 0.3), g[2 * i + 1] = -3e-3 * uniform(rng);
+      lower[2 * i] = -0.1 * uniform(rng), upper[2 * i] = 0.1 * uniform(rng);
+      lower[2 * i + 1] = -1e20, upper[2 * i + 1] = 1e20;
+    }
+    const double sigma = std::pow(10.0, -4.0 + 3.0 * uniform(rng));
+    const MatrixXd lower_dense = h.triangularView<Eigen::Lower>();
+    qpm::LowerMatrix lower_h = lower_dense.sparseView();
+    lower_h.makeCompressed();
+    const qpm::SymmetricColumns columns(lower_h);
+    Vector p[3] = {Vector(n), Vector(n), Vector(n)};
+    qpm::ActiveSetResult r[3];
+    for (int s = 0; s < 3; ++s) {  // by products, on the assembled H, and by products without sigma
+      const MatrixXd model = h + (s < 2 ? sigma : 0.0) * MatrixXd::Identity(n, n);
+      qpm::ActiveSetStep step(n, qpm::TrustRegionOptions());
+      r[s] = step.Solve(Dense(model), g, lower, upper, 1e6, 1e-12, 10 * n, &p[s], nullptr, 0,
+                        s == 1 ? &columns : nullptr, s == 1 ? sigma : 0.0);
+    }
+    BOOST_TEST_CONTEXT("trial " << trial << ", sigma " << sigma) {
+      BOOST_TEST(r[1].faces == r[0].faces);
+      BOOST_TEST((p[1] - p[0]).lpNorm<Eigen::Infinity>() <= 1e-12);
+    }
+    differs_without_shift += (p[2] - p[0]).lpNorm<Eigen::Infinity>() > 1e-9;
+  }
+  BOOST_TEST(differs_without_shift > 0);  // sigma changes the steps
+}
