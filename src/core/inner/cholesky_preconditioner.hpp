@@ -38,9 +38,8 @@
 // one it was made from (a quadratic objective with linear constraints at an
 // unchanged beta): no new factorization, and the point's shift is 0. The
 // multiplier step's EvaluateAndFactor keeps it the same way when its face
-// is the factor's. A
-// shifted one is not kept: its shift decays at the next point, as above
-// (docs/algorithm.md, same section, "Reuse").
+// is the factor's. A shifted one is not kept: its shift decays at the next
+// point, as above (docs/algorithm.md, same section, "Reuse").
 #ifndef QPM_CORE_INNER_CHOLESKY_PRECONDITIONER_HPP_
 #define QPM_CORE_INNER_CHOLESKY_PRECONDITIONER_HPP_
 
