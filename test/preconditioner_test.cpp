@@ -411,6 +411,26 @@ BOOST_AUTO_TEST_CASE(AnExactRatioOnAQuadraticOpensTheRadiusAtOnce) {
   BOOST_TEST(s.factorizations < s.inner_iterations);  // one H per beta
 }
 
+// A Newton step far longer than tr.max_radius: with the cap fixed every
+// step is cut at max_radius; a step there that the model predicted well
+// raises the cap, and the solve takes a few steps.
+BOOST_AUTO_TEST_CASE(AWellPredictedStepAtTheCapRaisesTheCap) {
+  const TestProblem p = LeastNorm();
+  EigenProblem problem(p);
+  const Vector far = Vector::Constant(p.n, 1e5);  // 2e5 from x*, 200 max_radius
+  qpm::Options capped;
+  capped.tr.cap_growth = 1.0;
+  const qpm::Summary c = qpm::Solve(&problem, far, capped);
+  const qpm::Summary s = qpm::Solve(&problem, far, qpm::Options());
+  BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
+  BOOST_TEST(c.termination == qpm::TerminationType::kConverged);
+  BOOST_REQUIRE(s.preconditioner == "cholesky");
+  BOOST_TEST((s.x - p.x_star).norm() <= 1e-6);
+  BOOST_TEST((c.x - p.x_star).norm() <= 1e-6);
+  BOOST_TEST(c.inner_iterations >= 150);  // steps of max_radius
+  BOOST_TEST(s.inner_iterations <= 20);
+}
+
 BOOST_AUTO_TEST_CASE(AutoPreconditionerFactorsSparseHAndAvoidsTheFillOfADenseRow) {
   Loaded band = LoadedBand(2000, 4.0, 10.0);
   BOOST_TEST(Make(qpm::PreconditionerKind::kAuto, &band.q)->kind() == qpm::PreconditionerKind::kCholesky);

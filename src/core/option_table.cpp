@@ -438,6 +438,9 @@ void AddTrustRegion(Table* t) {
   t->push_back(Number(QPM_FIELD(tr.exact_ratio), AtLeast(0.0),
       "With the cholesky preconditioner and no bounds, a boundary step with |rho - 1| <= this "
       "sets Delta to tr.max_radius; 0: never."));
+  t->push_back(Number(QPM_FIELD(tr.cap_growth), AtLeast(1.0),
+      "With the cholesky preconditioner, an accepted step at Delta = tr.max_radius with rho > "
+      "tr.eta_expand multiplies the cap by this for the rest of the subproblem; 1: never."));
   t->push_back(Number(QPM_FIELD(tr.cg_relative_tol), Open(0.0, 1.0),
       "CG stops at ||r|| <= min(this, sqrt ||g||) ||g||."));
   t->push_back(Integer(QPM_FIELD(tr.cg_max_iter), AtLeast(0),

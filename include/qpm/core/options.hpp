@@ -96,6 +96,14 @@ struct TrustRegionOptions {
   // the Newton step of a quadratic (docs/algorithm.md, "The Newton path: a
   // sparse Cholesky of W + beta J_z^T J_z", Reuse). 0: never.
   double exact_ratio = 1e-6;
+  // With an exact preconditioner (cholesky), an accepted step at Delta =
+  // Delta_max with rho > eta_expand multiplies Delta_max by cap_growth for
+  // the rest of the subproblem: a Newton step the model predicts well is
+  // not cut at an absolute length that knows nothing of the problem's scale
+  // (docs/algorithm.md, "The Newton path: a sparse Cholesky of W + beta
+  // J_z^T J_z", Reuse). 1: never (max_radius then bounds Delta, the paper's
+  // assumption A9).
+  double cap_growth = 2.0;
   double cg_relative_tol = 0.1;  // CG stops at ||r|| <= min(cg_relative_tol, sqrt||g||) ||g||
   int cg_max_iter = 0;           // CG iteration cap per step; 0 means n
   double rho_regularization = 1e-13;  // see above (~ 1e3 machine epsilon)

@@ -56,6 +56,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
   bool preconditioner_current = false;
   int rejected = 0;
   collapsed_ = 0, capped_ = 0, release_streak_ = 0;
+  cap_scale_ = 1.0;
   rejected_here_ = false;
   while (!CheckStop(control, x, &summary)) {
     if (!hessian_current) {
@@ -72,7 +73,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
     if (!preconditioner_current) SetModel();
     at_ = x;
     preconditioner_current = true;
-    max_radius_ = control.relative_radius_cap ? RelativeCap(*x) : options_.max_radius;
+    max_radius_ = cap_scale_ * (control.relative_radius_cap ? RelativeCap(*x) : options_.max_radius);
     StepInfo step;
     const bool accepted = TryStep(*x, &step) && HessianAtTrial(control, &hessian_current);
     if (!accepted) {
@@ -323,11 +324,16 @@ double TrustRegion::Ratio(const Iterate& x, double predicted) {
 
 // Expansion doubles the radius, or opens it to Delta_max where rho is 1 to
 // rounding with an exact preconditioner and no box
-// (TrustRegionOptions::exact_ratio).
+// (TrustRegionOptions::exact_ratio); with an exact preconditioner a good
+// step at Delta_max raises the cap (TrustRegionOptions::cap_growth).
 void TrustRegion::UpdateRadius(double rho, double step_norm) {
   if (rho < options_.eta_shrink) {
     radius_ = options_.shrink_factor * std::min(radius_, step_norm);
   } else if (rho > options_.eta_expand && step_norm >= 0.99 * radius_) {
+    if (radius_ >= max_radius_ && preconditioner_ && preconditioner_->exact()) {
+      cap_scale_ *= options_.cap_growth;
+      max_radius_ *= options_.cap_growth;
+    }
     radius_ = std::min(options_.expand_factor * radius_, max_radius_);
     if (std::abs(rho - 1.0) <= exact_ratio_ && !rejected_here_ && preconditioner_ &&
         preconditioner_->exact()) {

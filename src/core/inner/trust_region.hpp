@@ -88,6 +88,7 @@ class TrustRegion : public InnerSolver {
   double radius_;
   double exact_ratio_;  // options_.exact_ratio, or -1 with a box (chosen once)
   double max_radius_;   // Delta_max at the current iterate
+  double cap_scale_ = 1.0;  // Delta_max's growth in this subproblem (cap_growth)
   long collapsed_ = 0;  // consecutive iterations with a collapsed radius (TrustRegionOptions)
   long capped_ = 0;     // consecutive accepted steps of length max_radius
   int release_streak_ = 0;      // consecutive accepted steps whose Cauchy point freed bounds
