@@ -1,0 +1,49 @@
+"""results.csv of bench/ipopt_scalable as a Markdown table: per model and
+size, each solver's status, f, wall time and iterations, QPM's wall time over
+Ipopt's and the relative gap of the objectives.
+
+    python3 bench/ipopt_scalable/summarize.py results.csv CPU_SECONDS
+"""
+import csv
+import math
+import sys
+
+NAMES = {"lukvle4": "LukVlE4", "distributed2d": "MDistCntrl1", "boundary3d": "MBndryCntrl_3D"}
+
+
+def cell(r):
+    return "%s, f = %.10g, %.2f s, %s it." % (r["status"].replace("_", " "), float(r["f"]),
+                                              float(r["wall_s"]), r["iterations"])
+
+
+def main():
+    rows = list(csv.DictReader(open(sys.argv[1])))
+    runs = {}
+    for r in rows:
+        runs.setdefault((r["model"], r["size"]), {})[r["solver"]] = r
+    print("Made by `bash bench/ipopt_scalable/run.sh %s` (tol 1e-8, %s s CPU per solve; "
+          "QPM's iterations are inner iterations)." % (sys.argv[2], sys.argv[2]))
+    print()
+    print("| model (original name) | N | n | Ipopt | QPM | QPM / Ipopt time | (f_QPM - f_Ipopt) / |f_Ipopt| |")
+    print("|---|---|---|---|---|---|---|")
+    ratios = []
+    for (model, size), by in runs.items():
+        i, q = by.get("ipopt"), by.get("qpm")
+        if not i or not q:
+            continue
+        both = i["status"] == "Solve_Succeeded" and q["status"] == "Solve_Succeeded"
+        ratio = float(q["wall_s"]) / float(i["wall_s"]) if both else float("nan")
+        if both:
+            ratios.append(ratio)
+        gap = (float(q["f"]) - float(i["f"])) / abs(float(i["f"]))
+        print("| %s | %s | %s | %s | %s | %s | %.1e |" % (
+            NAMES.get(model, model), size, i["n"], cell(i), cell(q),
+            "%.2f" % ratio if both else "-", gap))
+    if ratios:
+        geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+        print()
+        print("Geometric mean of QPM / Ipopt wall time over the %d rows both solve: %.2f." % (len(ratios), geo))
+
+
+if __name__ == "__main__":
+    main()
