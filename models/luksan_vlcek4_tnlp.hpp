@@ -10,7 +10,8 @@
 //   c_k(x) = 8 x_k+1 (x_k+1^2 - x_k) - 2 (1 - x_k+1) + 4 (x_k+1 - x_k+2^2) = 0,
 //            k = 0 .. N - 3,
 //
-// start x = (1, 2, 2, 2) repeated. The Hessian is tridiagonal.
+// start x = (1, 2, 2, 2) repeated. The Hessian is tridiagonal. With
+// `inequality` the rows are -1 <= c_k(x) <= 0 instead (LukVlI4).
 #ifndef QPM_MODELS_LUKSAN_VLCEK4_TNLP_HPP_
 #define QPM_MODELS_LUKSAN_VLCEK4_TNLP_HPP_
 
@@ -22,7 +23,8 @@
 class LuksanVlcek4Tnlp : public RecordingTnlp {
  public:
   // n_base: N, with N + 2 a multiple of 4 (rounded up to one).
-  explicit LuksanVlcek4Tnlp(int n_base) : n_(((n_base + 2 + 3) / 4) * 4) {}
+  explicit LuksanVlcek4Tnlp(int n_base, bool inequality = false)
+      : n_(((n_base + 2 + 3) / 4) * 4), row_lower_(inequality ? -1.0 : 0.0) {}
   int variables() const { return n_; }
   int rows() const { return n_ - 4; }
 
@@ -35,7 +37,7 @@ class LuksanVlcek4Tnlp : public RecordingTnlp {
   }
   bool get_bounds_info(Index n, Number* xl, Number* xu, Index m, Number* gl, Number* gu) override {
     for (int i = 0; i < n; ++i) xl[i] = -1e20, xu[i] = 1e20;
-    for (int k = 0; k < m; ++k) gl[k] = gu[k] = 0.0;
+    for (int k = 0; k < m; ++k) gl[k] = row_lower_, gu[k] = 0.0;
     return true;
   }
   bool get_starting_point(Index n, bool, Number* x, bool, Number*, Number*, Index, bool,
@@ -126,6 +128,7 @@ class LuksanVlcek4Tnlp : public RecordingTnlp {
  private:
   int Blocks() const { return (n_ - 2) / 2; }
   int n_;  // N + 2
+  double row_lower_;  // the rows' g_l (g_u = 0)
 };
 
 #endif  // QPM_MODELS_LUKSAN_VLCEK4_TNLP_HPP_

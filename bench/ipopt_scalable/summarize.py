@@ -8,7 +8,7 @@ import csv
 import math
 import sys
 
-NAMES = {"lukvle4": "LukVlE4", "distributed2d": "MDistCntrl1", "boundary3d": "MBndryCntrl_3D"}
+NAMES = {"lukvle4": "LukVlE4", "lukvli4": "LukVlI4", "distributed2d": "MDistCntrl1", "boundary3d": "MBndryCntrl_3D"}
 
 
 def cell(r):
@@ -35,8 +35,9 @@ def main():
         ratio = float(q["wall_s"]) / float(i["wall_s"]) if both else float("nan")
         if both:
             ratios.append(ratio)
-        gap = (float(q["f"]) - float(i["f"])) / abs(float(i["f"]))
-        print("| %s | %s | %s | %s | %s | %s | %.1e |" % (
+        solved = i["status"] == "Solve_Succeeded" and float(i["f"]) != 0.0
+        gap = "%.1e" % ((float(q["f"]) - float(i["f"])) / abs(float(i["f"]))) if solved else "-"
+        print("| %s | %s | %s | %s | %s | %s | %s |" % (
             NAMES.get(model, model), size, i["n"], cell(i), cell(q),
             "%.2f" % ratio if both else "-", gap))
     if ratios:
