@@ -12,6 +12,7 @@
 #include <IpIpoptApplication.hpp>
 #include <IpSolveStatistics.hpp>
 
+#include "luksan_vlcek4_tnlp.hpp"
 #include "paper_options.hpp"
 #include "qpm/qpm.hpp"
 #include "rosenbrock_sphere_tnlp.hpp"
@@ -63,6 +64,44 @@ std::string CaptureStdout(const std::function<void()>& run) {
 }
 
 }  // namespace
+
+// Ipopt 3.11 hands finalize_solution f = 0 and g = 0 when it stops on
+// max_cpu_time: the run reports f and the violation at the returned x.
+BOOST_AUTO_TEST_CASE(ARunReportsFAndViolationOfTheReturnedPointNotTheSolversCopies) {
+  SmartPtr<LuksanVlcek4Tnlp> model = new LuksanVlcek4Tnlp(998);
+  const qpm::SolverRun run = qpm::RunSolver(IpoptApplicationFactory(), GetRawPtr(model), "Ipopt",
+                                            [](Ipopt::OptionsList& o) {
+                                              o.SetIntegerValue("print_level", 0);
+                                              o.SetStringValue("sb", "yes");
+                                              o.SetNumericValue("max_cpu_time", 1e-6);
+                                            });
+  BOOST_TEST(run.status == Ipopt::Maximum_CpuTime_Exceeded);
+  BOOST_REQUIRE(run.finalized);
+  double f = 0.0;
+  BOOST_REQUIRE(model->eval_f(model->variables(), run.x.data(), true, f));
+  BOOST_TEST(run.f == f);
+  BOOST_TEST(run.f > 1e5);             // the start's f, about 3e5
+  BOOST_TEST(run.violation_max > 1.0);  // the start's rows, about 42
+}
+
+BOOST_AUTO_TEST_CASE(OptionTextSetsItsTypeAndARealIsNoInteger) {
+  SmartPtr<IpoptApplication> app = IpoptApplicationFactory();
+  Ipopt::OptionsList& o = *app->Options();
+  BOOST_TEST(qpm::SetOptionFromText(o, "max_iter", "7"));
+  BOOST_TEST(qpm::SetOptionFromText(o, "tol", "1e-7"));
+  BOOST_TEST(qpm::SetOptionFromText(o, "tol", "2"));  // an integer's text for a number
+  BOOST_TEST(qpm::SetOptionFromText(o, "mu_strategy", "adaptive"));
+  BOOST_TEST(!qpm::SetOptionFromText(o, "max_iter", "1e3"));  // not 1
+  Ipopt::Index iterations = 0;
+  double tol = 0.0;
+  std::string strategy;
+  BOOST_TEST(o.GetIntegerValue("max_iter", iterations, ""));
+  BOOST_TEST(iterations == 7);
+  BOOST_TEST(o.GetNumericValue("tol", tol, ""));
+  BOOST_TEST(tol == 2.0);
+  BOOST_TEST(o.GetStringValue("mu_strategy", strategy, ""));
+  BOOST_TEST(strategy == "adaptive");
+}
 
 BOOST_AUTO_TEST_CASE(IpoptAndQpmReachTheSamePointThroughTheSameInterface) {
   SmartPtr<Ipopt::TNLP> tnlp = new RosenbrockSphereTnlp(10, 1e-8);

@@ -106,12 +106,33 @@ Vector Violations(TNLP& tnlp, const Vector& x, const Vector& g) {
   return v;
 }
 
+// f and g evaluated at the returned x, in place of the values the solver
+// handed to finalize_solution, which need not be x's: Ipopt 3.11 hands 0
+// for both when it stops on max_cpu_time, which would read as a feasible
+// point with f = 0. The solver's own values stay where the model cannot
+// evaluate x. Not counted in run->counts (the model, not the recorder).
+void EvaluateAtReturnedPoint(TNLP& tnlp, SolverRun* run) {
+  const Index n = static_cast<Index>(run->x.size()), m = static_cast<Index>(run->g.size());
+  Number f = 0.0;
+  if (tnlp.eval_f(n, run->x.data(), true, f) && std::isfinite(f)) run->f = f;
+  Vector g(m);
+  if (m > 0 && tnlp.eval_g(n, run->x.data(), false, m, g.data()) && g.allFinite()) run->g = g;
+}
+
 }  // namespace
 
+// The setter the text looks like first (each failed setter prints Ipopt's
+// complaint), and a number only where the whole text is one: "1e3" is not
+// the integer 1.
 bool SetOptionFromText(OptionsList& options, const std::string& name, const std::string& value) {
-  return options.SetStringValue(name, value) ||
-         options.SetIntegerValue(name, std::atoi(value.c_str())) ||
-         options.SetNumericValue(name, std::atof(value.c_str()));
+  char* end = nullptr;
+  const long integer = std::strtol(value.c_str(), &end, 10);
+  const bool is_integer = !value.empty() && *end == '\0' && integer == static_cast<Index>(integer);
+  const double number = std::strtod(value.c_str(), &end);
+  const bool is_number = !value.empty() && *end == '\0';
+  if (is_integer && options.SetIntegerValue(name, static_cast<Index>(integer))) return true;
+  if (is_number && options.SetNumericValue(name, number)) return true;
+  return options.SetStringValue(name, value);
 }
 
 double KktResidual(TNLP& tnlp, const Vector& x, const Vector& lambda, const Vector& z_L,
@@ -156,6 +177,7 @@ SolverRun RunSolver(const SmartPtr<IpoptApplication>& app, const SmartPtr<TNLP>&
     run.reported_error = error;
   }
   if (run.finalized) {
+    EvaluateAtReturnedPoint(*tnlp, &run);
     const Vector v = Violations(*tnlp, run.x, run.g);
     run.violation_norm = v.norm();
     run.violation_max = v.size() ? v.lpNorm<Eigen::Infinity>() : 0.0;

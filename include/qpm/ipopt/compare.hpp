@@ -19,8 +19,8 @@ struct SolverRun {
   std::string solver;
   Ipopt::ApplicationReturnStatus status = Ipopt::Internal_Error;
   bool finalized = false;  // finalize_solution was called
-  double f = 0.0;          // obj_value given to finalize_solution
-  Vector x, z_L, z_U, g, lambda;
+  double f = 0.0;          // f(x) at the returned x (else the solver's obj_value)
+  Vector x, z_L, z_U, g, lambda;  // as returned; g evaluated at x, as f
   double violation_norm = 0.0;  // 2-norm of the bound/row violations of (x, g)
   double violation_max = 0.0;   // max-norm of the same
   double kkt_residual = 0.0;    // ||grad f + J^T lambda - z_L + z_U||_2 at x
@@ -43,9 +43,12 @@ SolverRun RunSolver(const Ipopt::SmartPtr<Ipopt::IpoptApplication>& app,
                     const Ipopt::SmartPtr<Ipopt::TNLP>& tnlp, const std::string& name,
                     const OptionSetter& set_options);
 
-// Sets `name` from text as its registered type reads it (string, then
-// integer, then number); false when no setter accepts it. For benchmark
-// drivers that take name=value options on their command line.
+// Sets `name` from text as its registered type reads it: an integer's
+// text as an integer, then as a number; a number's text as a number; any
+// text as a string last (Ipopt prints a complaint for each setter that
+// refuses); false when none accepts it, so "1e3" never sets an integer
+// option to 1. For benchmark drivers that take name=value options on their
+// command line.
 bool SetOptionFromText(Ipopt::OptionsList& options, const std::string& name,
                        const std::string& value);
 
