@@ -9,6 +9,7 @@
 
 #include <IpIpoptApplication.hpp>
 
+#include "boundary_control_2d_tnlp.hpp"
 #include "boundary_control_3d_tnlp.hpp"
 #include "distributed_control_2d_tnlp.hpp"
 #include "luksan_vlcek4_tnlp.hpp"
@@ -51,7 +52,9 @@ double RelativeGap(double a, double reference) { return std::abs(a - reference) 
 
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(DerivativesOfTheThreeModelsAgreeWithFiniteDifferences) {
+BOOST_AUTO_TEST_CASE(DerivativesOfTheFourModelsAgreeWithFiniteDifferences) {
+  SmartPtr<BoundaryControl2dTnlp> square = new BoundaryControl2dTnlp(4);
+  CheckSecondOrder(*square, 0.1, 1e-6);
   SmartPtr<BoundaryControl3dTnlp> boundary = new BoundaryControl3dTnlp(3);
   CheckSecondOrder(*boundary, 0.1, 1e-6);
   SmartPtr<DistributedControl2dTnlp> distributed = new DistributedControl2dTnlp(4);
@@ -77,6 +80,15 @@ BOOST_AUTO_TEST_CASE(QpmEndsAtIpoptsObjectiveOnLuksanVlcek4) {
   BOOST_TEST(qpm.status == Ipopt::Solve_Succeeded);
   BOOST_TEST(ipopt.status == Ipopt::Solve_Succeeded);
   BOOST_TEST(RelativeGap(qpm.f, ipopt.f) <= 1e-8);
+}
+
+// A convex QP: one minimizer, which both must find.
+BOOST_AUTO_TEST_CASE(QpmEndsAtIpoptsObjectiveOnTheBoundaryControl) {
+  const Outcome qpm = Solve(new qpm::QpmApplication(), new BoundaryControl2dTnlp(20));
+  const Outcome ipopt = Solve(IpoptApplicationFactory(), new BoundaryControl2dTnlp(20));
+  BOOST_TEST(qpm.status == Ipopt::Solve_Succeeded);
+  BOOST_TEST(ipopt.status == Ipopt::Solve_Succeeded);
+  BOOST_TEST(RelativeGap(qpm.f, ipopt.f) <= 1e-6);
 }
 
 // State and control bounds on a semilinear PDE: QPM's f at most Ipopt's
