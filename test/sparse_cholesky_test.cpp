@@ -3,6 +3,8 @@
 
 #include <vector>
 
+#include <omp.h>
+
 #include "core/linalg/sparse_cholesky.hpp"
 
 namespace {
@@ -52,7 +54,7 @@ double SolveResidual(qpm::SparseCholesky* cholesky, const LowerMatrix& a, double
 }  // namespace
 
 // The small grid takes the simplicial kernel, the large one CHOLMOD's
-// supernodal one (above 1e9 predicted flops, cholmod_cholesky.cpp): the
+// supernodal one (CHOLMOD's rule: flops / nnz(L) >= 40): the
 // permuted copy each factors must be the matrix it was given, in either
 // triangle, with or without a shift, and with new values on the same pattern.
 BOOST_AUTO_TEST_CASE(FactorSolvesTheGivenMatrixWithEitherKernel) {
@@ -61,7 +63,7 @@ BOOST_AUTO_TEST_CASE(FactorSolvesTheGivenMatrixWithEitherKernel) {
       LowerMatrix a = Laplacian3d(k, 0.0);
       const auto cholesky = qpm::MakeSparseCholesky();
       const qpm::FactorCost cost = cholesky->Analyze(a);
-      BOOST_TEST((k == 34) == (cost.flops >= 1e9));
+      BOOST_TEST((k == 34) == (cost.flops / cost.factor_nonzeros >= 40.0));
       BOOST_REQUIRE(cholesky->Factorize(a, 0.0));
       BOOST_TEST(SolveResidual(cholesky.get(), a, 0.0) <= 1e-12);
       BOOST_REQUIRE(cholesky->Factorize(a, 0.25));
@@ -82,4 +84,21 @@ BOOST_AUTO_TEST_CASE(FactorRefusesAnIndefiniteMatrixAndTakesTheShiftThatFixesIt)
   BOOST_TEST(!cholesky->Factorize(a, 0.0));
   BOOST_REQUIRE(cholesky->Factorize(a, 20.0));
   BOOST_TEST(SolveResidual(cholesky.get(), a, 20.0) <= 1e-12);
+}
+
+// The factorization runs CHOLMOD's OpenMP regions on the calling thread
+// alone (cholmod_cholesky.cpp, SerialRegions) and hands the caller's own
+// OpenMP setting back as it found it, on both kernels.
+BOOST_AUTO_TEST_CASE(FactorLeavesTheCallersOpenMpSettingAsItFoundIt) {
+  for (const int k : {6, 34}) {
+    BOOST_TEST_CONTEXT("grid " << k << "^3") {
+      omp_set_max_active_levels(2);
+      const LowerMatrix a = Laplacian3d(k, 0.0);
+      const auto cholesky = qpm::MakeSparseCholesky();
+      cholesky->Analyze(a);
+      BOOST_REQUIRE(cholesky->Factorize(a, 0.0));
+      BOOST_TEST(SolveResidual(cholesky.get(), a, 0.0) <= 1e-12);
+      BOOST_TEST(omp_get_max_active_levels() == 2);
+    }
+  }
 }

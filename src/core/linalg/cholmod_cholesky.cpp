@@ -1,16 +1,16 @@
 // SparseCholesky by CHOLMOD (Chen, Davis, Hager & Rajamanickam, ACM TOMS
 // 35(3), 2008): AMD/METIS ordering; its messages are silenced (a matrix that
 // is not positive definite is a normal outcome here, reported by Factorize).
-// Simplicial LL^T below kSupernodalFlops, else CHOLMOD's own choice
-// (supernodal where flops / nnz(L) >= 40): the supernodal kernels run on
-// OpenMP threads, whose contention with the rest of the machine costs more
-// than their BLAS 3 gains below that size (docs/algorithm.md, "The Newton
-// path: a sparse Cholesky of W + beta J_z^T J_z", which has the measurements).
+// Simplicial or supernodal by CHOLMOD's own rule (supernodal where flops /
+// nnz(L) >= 40), the supernodal one on one thread (SerialRegions below;
+// docs/algorithm.md, "The Newton path: a sparse Cholesky of W + beta J_z^T
+// J_z", Backend settings, has the measurements).
 //
 // P A P' is built once after the analysis and factored with the natural
 // ordering, instead of CHOLMOD's transposes at every call (same section of
 // docs/algorithm.md, which has why and the measurements).
 #include <cholmod.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <vector>
@@ -19,6 +19,22 @@
 
 namespace qpm {
 namespace {
+
+// Debian's CHOLMOD opens its supernodal kernel's OpenMP regions with a
+// compiled-in 4 threads (CHOLMOD_OMP_NUM_THREADS), whatever the machine and
+// OMP_NUM_THREADS say; with fewer cores the threads mostly wait on each other.
+// While one lives, regions opened on this thread run on it alone
+// (max-active-levels 0, a per-thread setting; the caller's is restored).
+class SerialRegions {
+ public:
+  SerialRegions() : saved_(omp_get_max_active_levels()) { omp_set_max_active_levels(0); }
+  ~SerialRegions() { omp_set_max_active_levels(saved_); }
+  SerialRegions(const SerialRegions&) = delete;
+  SerialRegions& operator=(const SerialRegions&) = delete;
+
+ private:
+  int saved_;
+};
 
 class CholmodCholesky : public SparseCholesky {
  public:
@@ -39,12 +55,9 @@ class CholmodCholesky : public SparseCholesky {
   CholmodCholesky& operator=(const CholmodCholesky&) = delete;
 
   FactorCost Analyze(const LowerMatrix& lower) override {
+    const SerialRegions serial;
     common_.supernodal = CHOLMOD_AUTO;
-    FactorCost cost = AnalyzeOnce(lower);
-    if (factor_ && cost.flops < kSupernodalFlops) {
-      common_.supernodal = CHOLMOD_SIMPLICIAL;
-      cost = AnalyzeOnce(lower);
-    }
+    const FactorCost cost = AnalyzeOnce(lower);
     permuted_.resize(0, 0);
     if (factor_ && factor_->n > 0) PrePermute(lower);
     return cost;
@@ -62,6 +75,7 @@ class CholmodCholesky : public SparseCholesky {
       a = View(lower, -1);
     }
     double beta[2] = {shift, 0.0};
+    const SerialRegions serial;
     const int ok = cholmod_factorize_p(&a, beta, nullptr, 0, factor_, &common_);
     factored_ = ok && common_.status == CHOLMOD_OK && factor_->minor == factor_->n;
     return factored_;
@@ -80,6 +94,7 @@ class CholmodCholesky : public SparseCholesky {
     rhs.z = nullptr;
     rhs.xtype = CHOLMOD_REAL;
     rhs.dtype = CHOLMOD_DOUBLE;
+    const SerialRegions serial;
     cholmod_solve2(CHOLMOD_A, factor_, &rhs, nullptr, &x_, nullptr, &y_, &e_, &common_);
     const double* y = static_cast<const double*>(x_->x);
     if (!permuted) {
@@ -91,8 +106,6 @@ class CholmodCholesky : public SparseCholesky {
   }
 
  private:
-  static constexpr double kSupernodalFlops = 1e9;
-
   // B = P A P' (B_kl = A_{perm[k], perm[l]}) in the triangle the chosen
   // kernel reads without a transpose, the slot of each of A's entries in
   // it, and the natural-ordering analysis of B, which has the same symbolic
