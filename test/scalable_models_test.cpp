@@ -12,6 +12,7 @@
 #include "boundary_control_2d_tnlp.hpp"
 #include "boundary_control_3d_tnlp.hpp"
 #include "distributed_control_2d_tnlp.hpp"
+#include "distributed_control_neumann_2d_tnlp.hpp"
 #include "luksan_vlcek4_tnlp.hpp"
 #include "qpm/qpm.hpp"
 
@@ -52,13 +53,15 @@ double RelativeGap(double a, double reference) { return std::abs(a - reference) 
 
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(DerivativesOfTheFourModelsAgreeWithFiniteDifferences) {
+BOOST_AUTO_TEST_CASE(DerivativesOfTheFiveModelsAgreeWithFiniteDifferences) {
   SmartPtr<BoundaryControl2dTnlp> square = new BoundaryControl2dTnlp(4);
   CheckSecondOrder(*square, 0.1, 1e-6);
   SmartPtr<BoundaryControl3dTnlp> boundary = new BoundaryControl3dTnlp(3);
   CheckSecondOrder(*boundary, 0.1, 1e-6);
   SmartPtr<DistributedControl2dTnlp> distributed = new DistributedControl2dTnlp(4);
   CheckSecondOrder(*distributed, 0.1, 1e-6);
+  SmartPtr<DistributedControlNeumann2dTnlp> neumann = new DistributedControlNeumann2dTnlp(4);
+  CheckSecondOrder(*neumann, 0.1, 1e-6);
   SmartPtr<LuksanVlcek4Tnlp> chained = new LuksanVlcek4Tnlp(10);
   // Ipopt's tolerance: f ~ 1e3 there, so the differences' rounding is 1e-5.
   CheckSecondOrder(*chained, 0.1, 1e-4);
@@ -96,6 +99,15 @@ BOOST_AUTO_TEST_CASE(QpmEndsAtIpoptsObjectiveOnTheBoundaryControl) {
 BOOST_AUTO_TEST_CASE(QpmEndsAtOrBelowIpoptsObjectiveOnTheDistributedControl) {
   const Outcome qpm = Solve(new qpm::QpmApplication(), new DistributedControl2dTnlp(20));
   const Outcome ipopt = Solve(IpoptApplicationFactory(), new DistributedControl2dTnlp(20));
+  BOOST_TEST(qpm.status == Ipopt::Solve_Succeeded);
+  BOOST_TEST(ipopt.status == Ipopt::Solve_Succeeded);
+  BOOST_TEST(qpm.f <= ipopt.f * (1.0 + 1e-6));
+}
+
+// The same with Neumann boundary rows and an exponential term (MDistCntrl4).
+BOOST_AUTO_TEST_CASE(QpmEndsAtOrBelowIpoptsObjectiveOnTheNeumannDistributedControl) {
+  const Outcome qpm = Solve(new qpm::QpmApplication(), new DistributedControlNeumann2dTnlp(20));
+  const Outcome ipopt = Solve(IpoptApplicationFactory(), new DistributedControlNeumann2dTnlp(20));
   BOOST_TEST(qpm.status == Ipopt::Solve_Succeeded);
   BOOST_TEST(ipopt.status == Ipopt::Solve_Succeeded);
   BOOST_TEST(qpm.f <= ipopt.f * (1.0 + 1e-6));

@@ -2,11 +2,12 @@
 // (models/boundary_control_2d_tnlp.hpp: MBndryCntrl1;
 // models/boundary_control_3d_tnlp.hpp: MBndryCntrl_3D;
 // models/distributed_control_2d_tnlp.hpp: MDistCntrl1;
+// models/distributed_control_neumann_2d_tnlp.hpp: MDistCntrl4;
 // models/luksan_vlcek4_tnlp.hpp: LukVlE4, and LukVlI4 with its rows
 // -1 <= c <= 0), one solve per process, QPM or Ipopt at
 // their defaults with tol set. One CSV row:
 //
-//   ipopt_scalable --model boundary2d|boundary3d|distributed2d|lukvle4|lukvli4 --size N --solver qpm|ipopt
+//   ipopt_scalable --model boundary2d|boundary3d|distributed2d|neumann2d|lukvle4|lukvli4 --size N --solver qpm|ipopt
 //                  [--tol T] [--cpu S] [--option name=value]... [--header]
 //
 // --size is the original's N: points per dimension, or N of n = N + 2.
@@ -20,6 +21,7 @@
 #include "boundary_control_2d_tnlp.hpp"
 #include "boundary_control_3d_tnlp.hpp"
 #include "distributed_control_2d_tnlp.hpp"
+#include "distributed_control_neumann_2d_tnlp.hpp"
 #include "luksan_vlcek4_tnlp.hpp"
 
 namespace {
@@ -57,11 +59,14 @@ int main(int argc, char** argv) {
   } else if (name == "distributed2d" && size >= 1) {
     auto* d = new DistributedControl2dTnlp(size);
     model = d, n = d->variables(), m = d->rows();
+  } else if (name == "neumann2d" && size >= 1) {
+    auto* d = new DistributedControlNeumann2dTnlp(size);
+    model = d, n = d->variables(), m = d->rows();
   } else if ((name == "lukvle4" || name == "lukvli4") && size >= 6) {
     auto* l = new LuksanVlcek4Tnlp(size, name == "lukvli4");
     model = l, n = l->variables(), m = l->rows();
   } else {
-    std::fprintf(stderr, "--model boundary2d, boundary3d or distributed2d (--size >= 1), or lukvle4, lukvli4 (--size >= 6)\n");
+    std::fprintf(stderr, "--model boundary2d, boundary3d, distributed2d or neumann2d (--size >= 1), or lukvle4, lukvli4 (--size >= 6)\n");
     return 2;
   }
   const bench::OneSolve one =
