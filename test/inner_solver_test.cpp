@@ -2,6 +2,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -156,6 +157,42 @@ BOOST_AUTO_TEST_CASE(StallMonitorWindowGrowsWithTheStepsBeforeTheLastProgress) {
   for (int i = 1; i <= 20; ++i) steps.push_back(Point(1.0, 1.0 - 0.01 * i));
   for (int i = 0; i < 30; ++i) steps.push_back(Point(1.0, 0.9));
   BOOST_TEST(FirstStall(&monitor, steps) == 40);
+}
+
+BOOST_AUTO_TEST_CASE(StallMonitorEndsACrawlOfStepsBelowTheLastPlaceOfQAfterItsOwnWindow) {
+  // 20 steps of progress, then steps that lower Q by 1e-12 of itself (a new
+  // low each, beyond the rounding of 1e-14) while ||grad Q|| stays: counted
+  // as progress, they never stall; when those steps' predicted decreases
+  // were below Q's last place, 5 of them in a row end it at step 25.
+  std::vector<qpm::Iterate> steps;
+  for (int i = 1; i <= 20; ++i) steps.push_back(Point(1.0 - 1e-3 * i, 1.0 - 0.01 * i));
+  for (int i = 1; i <= 30; ++i) steps.push_back(Point(0.98 - 1e-12 * i, 0.9));
+  auto first_stall = [&](qpm::StallMonitor* monitor, bool below_ulp) {
+    for (size_t i = 0; i < steps.size(); ++i) {
+      if (monitor->Stalled(steps[i], below_ulp && i >= 20)) return static_cast<long>(i) + 1;
+    }
+    return 0L;
+  };
+  qpm::StallMonitor measured(5, 1e-14, Point(1.0, 1.0), 1.0, 0.5, 5);
+  BOOST_TEST(first_stall(&measured, false) == 0);
+  qpm::StallMonitor below(5, 1e-14, Point(1.0, 1.0), 1.0, 0.5, 5);
+  BOOST_TEST(first_stall(&below, true) == 25);
+  // Without its own window (the CG-based steps') the flag changes nothing.
+  qpm::StallMonitor off(5, 1e-14, Point(1.0, 1.0), 1.0, 0.5, 0);
+  BOOST_TEST(first_stall(&off, true) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(StallMonitorKeepsStepsBelowTheLastPlaceOfQThatHalveTheGradient) {
+  // Newton's endgame: predicted decreases below Q's last place while
+  // ||grad Q|| halves at every step, which is progress: no stall in 30 steps.
+  std::vector<qpm::Iterate> steps;
+  for (int i = 1; i <= 30; ++i) steps.push_back(Point(1.0, std::pow(0.4, i)));
+  qpm::StallMonitor monitor(5, 1e-14, Point(1.0, 1.0), 1.0, 0.5, 5);
+  long stall = 0;
+  for (size_t i = 0; i < steps.size() && stall == 0; ++i) {
+    if (monitor.Stalled(steps[i], true)) stall = static_cast<long>(i) + 1;
+  }
+  BOOST_TEST(stall == 0);
 }
 
 BOOST_AUTO_TEST_CASE(StallMonitorReadsQWithItsOwnBeta) {

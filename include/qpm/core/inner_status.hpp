@@ -25,6 +25,8 @@ struct StepInfo {
   double step_size = 0.0;  // line-search t or trust-region radius used
   double step_norm = 0.0;  // ||x_new - x_old||
   int backtracks = 0;      // rejected trials before acceptance
+  bool below_ulp = false;  // trust region: the predicted decrease was below
+                           // eps_mach max(1, |Q|), which Q cannot resolve
 };
 
 }  // namespace qpm

@@ -90,18 +90,22 @@ bool CheckStop(const InnerControl& control, Iterate* x, InnerSummary* summary) {
 }
 
 StallMonitor::StallMonitor(long window, double rounding, const Iterate& x, double beta,
-                           double gradient_drop)
+                           double gradient_drop, long below_ulp_window)
     : window_(window),
       rounding_(rounding),
       gradient_drop_(gradient_drop),
       beta_(beta),
       best_grad_(x.grad_q_norm),
-      best_q_(x.Q(beta)) {}
+      best_q_(x.Q(beta)),
+      below_ulp_window_(below_ulp_window) {}
 
-bool StallMonitor::Stalled(const Iterate& x) {
+bool StallMonitor::Stalled(const Iterate& x, bool below_ulp) {
   const double q = x.Q(beta_);
   bool progress = false;
-  if (x.grad_q_norm < gradient_drop_ * best_grad_) best_grad_ = x.grad_q_norm, progress = true;
+  const bool new_low = x.grad_q_norm < gradient_drop_ * best_grad_;
+  below_ulp_ = below_ulp && !new_low ? below_ulp_ + 1 : 0;
+  if (below_ulp_window_ > 0 && below_ulp_ >= below_ulp_window_) return true;
+  if (new_low) best_grad_ = x.grad_q_norm, progress = true;
   if (q < best_q_ - rounding_ * std::abs(best_q_)) best_q_ = q, progress = true;
   ++steps_;
   if (progress) last_progress_ = steps_;
@@ -140,7 +144,7 @@ bool ReportStep(const InnerControl& control, const Iterate& x, const StepInfo& s
     summary->runaway_z_max = MaxNorm(*control.reduce, x.x);
     return true;
   }
-  if (monitor->Stalled(x)) {
+  if (monitor->Stalled(x, step.below_ulp)) {
     summary->status = InnerStatus::kStalled;
     return true;
   }

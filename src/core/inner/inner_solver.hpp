@@ -122,11 +122,19 @@ std::unique_ptr<InnerSolver> MakeInnerSolver(const Options& options, PenaltyFunc
 // rounding. The iterates then only move inside the rounding noise of
 // grad Q, which at large beta (about beta ||J|| eps_mach |c|'s terms) can
 // exceed eps1: asking for more cannot succeed in double precision.
+// With below_ulp_window > 0, also stalled after that many accepted steps in
+// a row whose predicted decrease was below one unit in the last place of Q
+// (so that Q cannot change by them at all) without a new lowest ||grad Q||:
+// the growing window above would let such steps crawl on for as many steps
+// as the subproblem took before (docs/algorithm.md, "Stalls at the rounding
+// floor").
 class StallMonitor {
  public:
   StallMonitor(long window, double rounding, const Iterate& x, double beta,
-               double gradient_drop = 1.0);
-  bool Stalled(const Iterate& x);  // after each accepted step
+               double gradient_drop = 1.0, long below_ulp_window = 0);
+  // After each accepted step; `below_ulp`: its predicted decrease was below
+  // eps_mach max(1, |Q|).
+  bool Stalled(const Iterate& x, bool below_ulp = false);
 
  private:
   long window_;
@@ -135,8 +143,10 @@ class StallMonitor {
   double beta_;
   double best_grad_;
   double best_q_;
+  long below_ulp_window_;
   long steps_ = 0;          // accepted steps so far
   long last_progress_ = 0;  // step of the last new low
+  long below_ulp_ = 0;      // such steps in a row without a new low of ||grad Q||
 };
 
 // Exchanges the contents of two iterates without copying (pointer swaps).

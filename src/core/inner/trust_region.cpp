@@ -88,6 +88,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
       continue;
     }
     step.backtracks = rejected;
+    step.below_ulp = below_ulp_;
     rejected = 0;
     release_streak_ = last_cauchy_freed_ ? release_streak_ + 1 : 0;
     SwapIterates(x, &trial_);
@@ -132,7 +133,8 @@ StallMonitor TrustRegion::NewStallMonitor(const InnerControl& control, const Ite
   const bool newton = preconditioner_ && preconditioner_->exact();
   return StallMonitor(newton ? options_.newton_stall_window : options_.stall_window,
                       control.stall_rounding, x, q_->merit().beta(),
-                      newton ? options_.newton_stall_gradient_drop : 1.0);
+                      newton ? options_.newton_stall_gradient_drop : 1.0,
+                      newton ? options_.newton_stall_window : 0);
 }
 
 // max_radius * max(1, ||z||_inf): the relative Delta_max (trust_region.hpp).
@@ -288,6 +290,7 @@ double TrustRegion::Ratio(const Iterate& x, double predicted) {
   const double beta = q_->merit().beta();
   const double q0 = x.Q(beta);
   const double scale = std::max(1.0, std::abs(q0));
+  below_ulp_ = predicted < std::numeric_limits<double>::epsilon() * scale;
   if (predicted > options_.value_noise * scale) {
     const double reg = options_.rho_regularization * scale;
     const double rho = (q0 - trial_.Q(beta) + reg) / (predicted + reg);

@@ -103,6 +103,7 @@ class TrustRegion : public InnerSolver {
   const Iterate* at_ = nullptr;  // iterate whose Hessian is loaded
   bool derivatives_ready_ = false;  // trial_ has its gradient
   bool below_resolution_ = false;
+  bool below_ulp_ = false;  // the last trial's predicted decrease (Ratio)
   bool last_trial_failed_ = false;
   bool last_rejection_failed_ = false;  // the last rejected trial failed to evaluate
 };
