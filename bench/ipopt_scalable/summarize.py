@@ -8,7 +8,7 @@ import csv
 import math
 import sys
 
-NAMES = {"lukvle4": "LukVlE4", "lukvli4": "LukVlI4", "distributed2d": "MDistCntrl1", "boundary2d": "MBndryCntrl1", "boundary3d": "MBndryCntrl_3D"}
+NAMES = {"lukvle4": "LukVlE4", "lukvli4": "LukVlI4", "distributed2d": "MDistCntrl1", "neumann2d": "MDistCntrl4", "boundary2d": "MBndryCntrl1", "boundary3d": "MBndryCntrl_3D"}
 
 
 def cell(r):
