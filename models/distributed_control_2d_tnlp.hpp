@@ -19,12 +19,12 @@
 #ifndef QPM_MODELS_DISTRIBUTED_CONTROL_2D_TNLP_HPP_
 #define QPM_MODELS_DISTRIBUTED_CONTROL_2D_TNLP_HPP_
 
-#include "recording_tnlp.hpp"
+#include "distributed_control_base.hpp"
 
-class DistributedControl2dTnlp : public RecordingTnlp {
+class DistributedControl2dTnlp : public DistributedControl2dBase {
  public:
-  explicit DistributedControl2dTnlp(int points) : n1_(points), h_(1.0 / (points + 1)) {}
-  int variables() const { return (n1_ + 2) * (n1_ + 2) + n1_ * n1_; }
+  explicit DistributedControl2dTnlp(int points)
+      : DistributedControl2dBase(points, kLowerU, kUpperU) {}
   int rows() const { return n1_ * n1_; }
 
   bool get_nlp_info(Index& n, Index& m, Index& nnz_jac, Index& nnz_h, IndexStyleEnum& style) override {
@@ -45,33 +45,6 @@ class DistributedControl2dTnlp : public RecordingTnlp {
     }
     for (int p = s * s; p < n; ++p) xl[p] = kLowerU, xu[p] = kUpperU;
     for (int r = 0; r < m; ++r) gl[r] = gu[r] = 0.0;
-    return true;
-  }
-  bool get_starting_point(Index n, bool, Number* x, bool, Number*, Number*, Index, bool,
-                          Number*) override {
-    const int s = n1_ + 2;
-    for (int i = 0; i < s; ++i) {
-      for (int j = 0; j < s; ++j) x[Y(i, j)] = Target(i, j);
-    }
-    for (int p = s * s; p < n; ++p) x[p] = 0.5 * (kLowerU + kUpperU);
-    return true;
-  }
-  bool eval_f(Index, const Number* x, bool, Number& f) override {
-    double track = 0.0, control = 0.0;
-    ForEachInside([&](int i, int j) {
-      const double t = x[Y(i, j)] - Target(i, j);
-      track += t * t;
-      control += x[U(i, j)] * x[U(i, j)];
-    });
-    f = 0.5 * h_ * h_ * (track + kAlpha * control);
-    return true;
-  }
-  bool eval_grad_f(Index n, const Number* x, bool, Number* g) override {
-    for (int p = 0; p < n; ++p) g[p] = 0.0;
-    ForEachInside([&](int i, int j) {
-      g[Y(i, j)] = h_ * h_ * (x[Y(i, j)] - Target(i, j));
-      g[U(i, j)] = h_ * h_ * kAlpha * x[U(i, j)];
-    });
     return true;
   }
   bool eval_g(Index, const Number* x, bool, Index, Number* g) override {
@@ -118,23 +91,12 @@ class DistributedControl2dTnlp : public RecordingTnlp {
   }
 
  private:
-  static constexpr double kAlpha = 0.001, kUpperY = 0.185, kLowerU = 1.5, kUpperU = 4.5;
+  static constexpr double kUpperY = 0.185, kLowerU = 1.5, kUpperU = 4.5;
 
-  int Y(int i, int j) const { return j + (n1_ + 2) * i; }
-  int U(int i, int j) const { return (n1_ + 2) * (n1_ + 2) + (j - 1) + n1_ * (i - 1); }
-  double Target(int i, int j) const {
+  double Target(int i, int j) const override {
     const double x1 = i * h_, x2 = j * h_;
     return 1.0 + 2.0 * (x1 * (x1 - 1.0) + x2 * (x2 - 1.0));
   }
-  template <class F>
-  void ForEachInside(F f) const {
-    for (int i = 1; i <= n1_; ++i) {
-      for (int j = 1; j <= n1_; ++j) f(i, j);
-    }
-  }
-
-  int n1_;
-  double h_;
 };
 
 #endif  // QPM_MODELS_DISTRIBUTED_CONTROL_2D_TNLP_HPP_
