@@ -190,6 +190,25 @@ BOOST_AUTO_TEST_CASE(LeastSquaresMultipliersMatchADenseSolve) {
   BOOST_TEST(qpm::LeastSquaresMultipliers(q, it, 1e-3, q.workspace()).isZero(0.0));
 }
 
+// A few dense rows (the Gram matrix then comes from products with J, not
+// from copies of it) and a banded J (the assembled Gram matrix): the
+// accurate estimate matches a dense QR either way.
+BOOST_AUTO_TEST_CASE(AccurateMultipliersOfDenseAndOfBandedRowsMatchADenseSolve) {
+  const int n = 3000;
+  Eigen::MatrixXd dense_rows = Eigen::MatrixXd::Random(4, n);
+  Eigen::MatrixXd banded = Eigen::MatrixXd::Zero(60, 80);
+  for (int r = 0; r < 60; ++r) banded.block(r, r, 1, 3) << 1.0 + r % 3, -2.0, 0.5;
+  for (const Eigen::MatrixXd& a : {dense_rows, banded}) {
+    const TestProblem p = DistanceToAnAffineSet(a, Vector::LinSpaced(a.cols(), -3.0, 2.0));
+    PenaltyAtStart at(p);
+    const Vector dense = a.transpose().colPivHouseholderQr().solve(-p.grad(p.x0));
+    const Vector accurate = qpm::AccurateLeastSquaresMultipliers(
+        at.q, at.it, Vector::Zero(a.rows()), at.q.workspace());
+    BOOST_TEST((accurate - dense).lpNorm<Eigen::Infinity>() <=
+               1e-12 * dense.lpNorm<Eigen::Infinity>());
+  }
+}
+
 // Where active rows are dependent (here two equal rows of J) the gradient
 // fixes only their multipliers' sum: the accurate estimate keeps the rest
 // where the guess put it (the least-squares solution nearest the guess),

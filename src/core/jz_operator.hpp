@@ -74,12 +74,12 @@ class JzOperator {
 // column in k rows adds at most k^2 entries.
 template <class RowMajorMatrix>
 double GramBound(const RowMajorMatrix& j) {
-  std::vector<double> rows_in_column(j.cols(), 0.0);
+  std::vector<int> rows_in_column(j.cols(), 0);
   for (int r = 0; r < j.outerSize(); ++r) {
-    for (typename RowMajorMatrix::InnerIterator e(j, r); e; ++e) rows_in_column[e.col()] += 1.0;
+    for (typename RowMajorMatrix::InnerIterator e(j, r); e; ++e) ++rows_in_column[e.col()];
   }
   double bound = 0.0;
-  for (double k : rows_in_column) bound += k * k;
+  for (int k : rows_in_column) bound += static_cast<double>(k) * k;
   return bound;
 }
 

@@ -102,15 +102,16 @@ class GramCholesky {
   // within kGramFill of J's entries, one factorization is predicted to cost
   // more flops than `iterations` CGLS iterations (4 nnz(J) each), or no
   // shift up to kMaxGramShift makes G + delta I numerically positive definite.
-  bool Build(const PenaltyFunction& q, const LeastSquaresOperator& a, const Iterate& it,
+  // G is formed by m product pairs with A where they cost (4 m nnz(J) flops)
+  // at most twice the assembled product (about 2 (GramBound + nnz(J))): a
+  // few dense rows, where the assembled product's copies of J would take
+  // O(nnz(J) + n) memory.
+  bool Build(const PenaltyFunction& q, LeastSquaresOperator* a, const Iterate& it,
              int iterations) {
     if (q.distributed() || !q.layout().any_rows()) return false;
     const ConstSparseMatrixView j = it.jacobian();
-    if (GramBound(j) > kGramFill * (j.nonZeros() + j.rows())) return false;
-    Vector diagonal = Vector::Zero(q.layout().m());
-    LowerMatrix gram = q.jz().WeightedGram(it, a.FreeMask(), &diagonal);
-    for (int r = 0; r < gram.rows(); ++r) gram.coeffRef(r, r) += diagonal[r];
-    gram.makeCompressed();
+    const LowerMatrix gram = Gram(q, a, it);
+    if (gram.rows() == 0) return false;
     const double largest = std::max(1.0, gram.diagonal().maxCoeff());
     cholesky_ = MakeSparseCholesky();
     const FactorCost cost = cholesky_->Analyze(gram);
@@ -136,6 +137,42 @@ class GramCholesky {
   }
 
  private:
+  // G, or an empty matrix where it is not within kGramFill of J's entries.
+  static LowerMatrix Gram(const PenaltyFunction& q, LeastSquaresOperator* a, const Iterate& it) {
+    const ConstSparseMatrixView j = it.jacobian();
+    const double m = q.layout().m(), entries = j.nonZeros();
+    // GramBound >= max(nnz, nnz^2 / n) (Cauchy-Schwarz), equal for dense rows.
+    const double least = std::max(entries, entries * entries / std::max(1.0, double(j.cols())));
+    if (m * entries <= least + entries) return ByProducts(a, q.layout().m());
+    const double bound = GramBound(j);
+    if (m * entries <= bound + entries) return ByProducts(a, q.layout().m());
+    if (bound > kGramFill * (entries + j.rows())) return LowerMatrix();
+    return Assembled(q, *a, it);
+  }
+  // G from J: copies of J weighted by F (O(nnz(J) + n) memory).
+  static LowerMatrix Assembled(const PenaltyFunction& q, const LeastSquaresOperator& a,
+                               const Iterate& it) {
+    Vector diagonal = Vector::Zero(q.layout().m());
+    LowerMatrix gram = q.jz().WeightedGram(it, a.FreeMask(), &diagonal);
+    for (int r = 0; r < gram.rows(); ++r) gram.coeffRef(r, r) += diagonal[r];
+    gram.makeCompressed();
+    return gram;
+  }
+  // G column by column as A^T (A e_j): m product pairs with A, no copy of J.
+  static LowerMatrix ByProducts(LeastSquaresOperator* a, int m) {
+    LowerMatrix gram(m, m);
+    gram.reserve(Eigen::VectorXi::LinSpaced(m, m, 1));
+    Vector unit = Vector::Zero(m);
+    for (int col = 0; col < m; ++col) {
+      unit[col] = 1.0;
+      const Vector g = a->Transposed(a->Apply(unit));
+      unit[col] = 0.0;
+      for (int row = col; row < m; ++row) gram.insert(row, col) = g[row];
+    }
+    gram.makeCompressed();
+    return gram;
+  }
+
   static constexpr double kGramFill = 20.0;
   static constexpr double kGramShift = 1e-12;
   static constexpr double kMaxGramShift = 1e-6;
@@ -341,7 +378,7 @@ Vector AccurateLeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& 
   const int iterations = std::min(std::max(50, std::min(2 * m, 1000)), 2 * m + 10);
   LeastSquaresOperator a(q, it, work);
   GramCholesky gram;
-  if (a.AnyFree() && gram.Build(q, a, it, iterations)) return gram.Solve(&a, z.reduce(), guess);
+  if (a.AnyFree() && gram.Build(q, &a, it, iterations)) return gram.Solve(&a, z.reduce(), guess);
   return SolveLeastSquares(q, it, iterations, 1e-15, guess, work);
 }
 
