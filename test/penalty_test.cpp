@@ -184,7 +184,7 @@ BOOST_AUTO_TEST_CASE(LeastSquaresMultipliersMatchADenseSolve) {
   const Vector dense = a.transpose().colPivHouseholderQr().solve(-p.grad(p.x0));
   const Vector estimate = qpm::LeastSquaresMultipliers(q, it, 1e6, q.workspace());
   BOOST_TEST((estimate - dense).lpNorm<Eigen::Infinity>() <= 1e-9 * dense.lpNorm<Eigen::Infinity>());
-  const Vector accurate = qpm::AccurateLeastSquaresMultipliers(q, it, Vector::Constant(3, 5.0), q.workspace());
+  const Vector accurate = qpm::AccurateLeastSquaresMultipliers(q, it, Vector::Constant(3, 5.0), 4.0, q.workspace());
   BOOST_TEST((accurate - dense).lpNorm<Eigen::Infinity>() <= 1e-12 * dense.lpNorm<Eigen::Infinity>());
   // Beyond max_abs the estimate is refused (zeros).
   BOOST_TEST(qpm::LeastSquaresMultipliers(q, it, 1e-3, q.workspace()).isZero(0.0));
@@ -203,7 +203,7 @@ BOOST_AUTO_TEST_CASE(AccurateMultipliersOfDenseAndOfBandedRowsMatchADenseSolve) 
     PenaltyAtStart at(p);
     const Vector dense = a.transpose().colPivHouseholderQr().solve(-p.grad(p.x0));
     const Vector accurate = qpm::AccurateLeastSquaresMultipliers(
-        at.q, at.it, Vector::Zero(a.rows()), at.q.workspace());
+        at.q, at.it, Vector::Zero(a.rows()), 4.0, at.q.workspace());
     BOOST_TEST((accurate - dense).lpNorm<Eigen::Infinity>() <=
                1e-12 * dense.lpNorm<Eigen::Infinity>());
   }
@@ -224,7 +224,7 @@ BOOST_AUTO_TEST_CASE(AccurateMultipliersOfDependentRowsStayNearestTheGuess) {
   const Eigen::MatrixXd independent = a.bottomRows(2);  // rows 1 and 3
   const Vector reduced = independent.transpose().colPivHouseholderQr().solve(-p.grad(p.x0));
   const Vector guess = (Vector(3) << 40.0, -10.0, 7.0).finished();
-  const Vector estimate = qpm::AccurateLeastSquaresMultipliers(q, it, guess, q.workspace());
+  const Vector estimate = qpm::AccurateLeastSquaresMultipliers(q, it, guess, 4.0, q.workspace());
   const double scale = reduced.lpNorm<Eigen::Infinity>();
   BOOST_TEST(std::abs(estimate[0] + estimate[1] - reduced[0]) <= 1e-10 * scale);
   BOOST_TEST(std::abs(estimate[2] - reduced[1]) <= 1e-10 * scale);

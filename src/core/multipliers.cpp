@@ -100,14 +100,16 @@ class GramCholesky {
  public:
   // False, and no factor, where J is not assembled, the Gram matrix is not
   // within kGramFill of J's entries, one factorization is predicted to cost
-  // more flops than `iterations` CGLS iterations (4 nnz(J) each), or no
+  // more than `iterations` CGLS iterations (each streams J twice; a
+  // factorization's flops count 1 / flops_per_entry of an entry streamed,
+  // tr.factor_flops_per_entry, as for the preconditioner), or no
   // shift up to kMaxGramShift makes G + delta I numerically positive definite.
   // G is formed by m product pairs with A where they cost (4 m nnz(J) flops)
   // at most twice the assembled product (about 2 (GramBound + nnz(J))): a
   // few dense rows, where the assembled product's copies of J would take
   // O(nnz(J) + n) memory.
   bool Build(const PenaltyFunction& q, LeastSquaresOperator* a, const Iterate& it,
-             int iterations) {
+             int iterations, double flops_per_entry) {
     if (q.distributed() || !q.layout().any_rows()) return false;
     const ConstSparseMatrixView j = it.jacobian();
     const LowerMatrix gram = Gram(q, a, it);
@@ -115,7 +117,9 @@ class GramCholesky {
     const double largest = std::max(1.0, gram.diagonal().maxCoeff());
     cholesky_ = MakeSparseCholesky();
     const FactorCost cost = cholesky_->Analyze(gram);
-    if (cost.flops > 4.0 * iterations * static_cast<double>(j.nonZeros())) return false;
+    if (cost.flops / flops_per_entry > 2.0 * iterations * static_cast<double>(j.nonZeros())) {
+      return false;
+    }
     for (double shift = kGramShift; shift <= kMaxGramShift; shift *= 100.0) {
       delta_ = shift * largest;
       if (cholesky_->Factorize(gram, delta_)) return true;
@@ -370,7 +374,8 @@ Vector LeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it, doub
 }
 
 Vector AccurateLeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it,
-                                       const Vector& guess, Workspace* work) {
+                                       const Vector& guess, double flops_per_entry,
+                                       Workspace* work) {
   const SlackLayout& z = q.layout();
   if (!z.any_rows()) return Vector::Zero(z.m());
   // CG ends in m iterations in exact arithmetic; past 2m + 10 it only stirs rounding.
@@ -378,7 +383,7 @@ Vector AccurateLeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& 
   const int iterations = std::min(std::max(50, std::min(2 * m, 1000)), 2 * m + 10);
   LeastSquaresOperator a(q, it, work);
   GramCholesky gram;
-  if (a.AnyFree() && gram.Build(q, &a, it, iterations)) return gram.Solve(&a, z.reduce(), guess);
+  if (a.AnyFree() && gram.Build(q, &a, it, iterations, flops_per_entry)) return gram.Solve(&a, z.reduce(), guess);
   return SolveLeastSquares(q, it, iterations, 1e-15, guess, work);
 }
 

@@ -26,10 +26,12 @@ Vector LeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it, doub
 // lambda + beta c. By a sparse Cholesky of J_z F J_z^T in iterated Tikhonov
 // steps where J is assembled and the factor is cheap, else by CGLS (up to
 // max(50, min(2m, 1000)) iterations) (docs/algorithm.md, "Multipliers at
-// the end"). The factor allocates: it runs at the ends of subproblems, not
-// in an inner loop.
+// the end"); flops_per_entry weighs the factor's flops against CGLS's
+// streamed entries (TrustRegionOptions::factor_flops_per_entry). The factor
+// allocates: it runs at the ends of subproblems, not in an inner loop.
 Vector AccurateLeastSquaresMultipliers(const PenaltyFunction& q, const Iterate& it,
-                                       const Vector& guess, Workspace* work);
+                                       const Vector& guess, double flops_per_entry,
+                                       Workspace* work);
 
 // The Newton step of the augmented Lagrangian's dual function at the end x
 // of a subproblem (docs/algorithm.md, "Newton multiplier step"):

@@ -227,10 +227,11 @@ class FirstOrderMultipliers : public MultiplierUpdate {
   }
   // lambda such that lambda + beta c(x) is the least-squares estimate at x
   // (solved from lambda + beta c), and Q refreshed at x.
-  static void SetLeastSquares(PenaltyFunction* q, Iterate* x) {
+  void SetLeastSquares(PenaltyFunction* q, Iterate* x) const {
     const Vector guess = q->merit().multipliers() + q->merit().beta() * x->c;
-    q->merit().SetMultipliers(AccurateLeastSquaresMultipliers(*q, *x, guess, q->workspace()) -
-                              q->merit().beta() * x->c);
+    const Vector estimate = AccurateLeastSquaresMultipliers(
+        *q, *x, guess, o_.tr.factor_flops_per_entry, q->workspace());
+    q->merit().SetMultipliers(estimate - q->merit().beta() * x->c);
     q->merit().Refresh(x);
   }
   // Whether the least-squares multipliers stay where the test holds with them.
