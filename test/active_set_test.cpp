@@ -249,6 +249,48 @@ BOOST_AUTO_TEST_CASE(ProjectedGradientStepsFreeAWronglyActiveRegionInOneStep) {
   }
 }
 
+// The same obstacle problem with step 3's rounds (no step 1b): each round
+// frees the entries that the last face's solve turned inward, so the rounds
+// free the wrongly active region further than the Cauchy point alone, never
+// past the true contact set, and lower the model further; without rounds
+// (release_rounds = 0) nothing is released.
+BOOST_AUTO_TEST_CASE(ReleaseRoundsFreeAWronglyActiveRegionBeyondTheCauchyPoint) {
+  const int n = 199;
+  const double h = 1.0 / (n + 1);
+  MatrixXd laplacian = MatrixXd::Zero(n, n);
+  Vector psi(n);
+  int free_at_solution = 0;
+  for (int i = 0; i < n; ++i) {
+    laplacian(i, i) = 2.0 / (h * h);
+    if (i > 0) laplacian(i, i - 1) = laplacian(i - 1, i) = -1.0 / (h * h);
+    const double s = (i + 1) * h;
+    psi[i] = 1.0 - 8.0 * (s - 0.5) * (s - 0.5);
+    free_at_solution += std::abs(s - 0.5) > 0.5 - std::sqrt(2.0) / 4.0;
+  }
+  const Vector g = laplacian * psi;
+  const Vector lower = Vector::Zero(n), upper = Vector::Constant(n, 1e20);
+  double decrease[2] = {0.0, 0.0};
+  int free[2] = {0, 0};
+  for (const int rounds : {0, 10}) {
+    BOOST_TEST_CONTEXT("rounds " << rounds) {
+      qpm::TrustRegionOptions options;
+      options.gradient_projection_after = 0;
+      options.release_gain = 1e-12;
+      qpm::ActiveSetStep step(n, options);
+      Vector p(n);
+      const qpm::ActiveSetResult r = step.Solve(Dense(laplacian), g, lower, upper, 1e6, 1e-12,
+                                                10 * n, &p, nullptr, 0, nullptr, 0.0, rounds);
+      BOOST_TEST((p.array() >= lower.array()).all());
+      BOOST_TEST(r.free <= free_at_solution + 2);
+      BOOST_TEST((r.released > 0) == (rounds > 0));
+      decrease[rounds > 0] = r.cg.model_decrease;
+      free[rounds > 0] = r.free;
+    }
+  }
+  BOOST_TEST(free[1] >= free[0] + 2 * 9);  // a layer a side for each later round
+  BOOST_TEST(decrease[1] > decrease[0]);
+}
+
 // The projected search's trials valued on the assembled H (one product a
 // face, H's columns at the clipped entries) take the steps of the search
 // that pays one product a trial: on random sparse H, definite and not, with

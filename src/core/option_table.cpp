@@ -477,6 +477,13 @@ void AddTrustRegion(Table* t) {
       "Bounded problems: projected-gradient steps (GPCG) after the Cauchy point, until three "
       "in a row free no entry, once the Cauchy points of this many accepted steps in a row freed "
       "bounds; 0: never."));
+  t->push_back(Integer(QPM_FIELD(tr.release_rounds), AtLeast(0),
+      "Bounded problems with the cholesky preconditioner: rounds in which the step frees every "
+      "entry on a bound whose model gradient points into the box and solves its faces again; "
+      "0: never."));
+  t->push_back(Number(QPM_FIELD(tr.release_gain), Open(0.0, 1.0),
+      "Bounded problems: those rounds stop once one lowers the model by less than this fraction "
+      "of the step's decrease so far."));
 }
 
 void AddLbfgs(Table* t) {

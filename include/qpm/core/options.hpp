@@ -165,6 +165,14 @@ struct TrustRegionOptions {
   // before it did (0: never). Why, and why not at once: docs/algorithm.md,
   // "Freeing many bounds in one step".
   int gradient_projection_after = 3;
+  // With an exact preconditioner (cholesky), rounds of the step's third
+  // phase: entries on a bound whose model gradient points into the box are
+  // freed together and the faces solved again, until the model is
+  // stationary on the box to CG's tolerance (inner/active_set.hpp; 0: never),
+  // or a round lowers the model by less than release_gain times the step's
+  // whole decrease so far (a round costs a solve on a new face).
+  int release_rounds = 10;
+  double release_gain = 0.1;
 };
 
 // Limited-memory BFGS on Q_beta (two-loop recursion) with the line search.

@@ -31,7 +31,8 @@ ActiveSetResult ActiveSetStep::Solve(const HessianOperator& hessian, const Vecto
                                      const Vector& lower, const Vector& upper, double radius,
                                      double tol, int max_cg_iter, Vector* p,
                                      CgPreconditioner* preconditioner, int release_streak,
-                                     const SymmetricColumns* assembled, double shift) {
+                                     const SymmetricColumns* assembled, double shift,
+                                     int release_rounds) {
   lower_ = &lower, upper_ = &upper;
   assembled_ = assembled;
   shift_ = shift;
@@ -51,27 +52,71 @@ ActiveSetResult ActiveSetStep::Solve(const HessianOperator& hessian, const Vecto
     result.projected_gradient_steps = ProjectedGradientSteps(hessian, radius, max_cg_iter, p, &free);
   }
   result.cg.iterations = result.projected_gradient_steps;  // they share CG's budget
-  while (free > 0 && result.cg.iterations < max_cg_iter) {
+  double model = 0.0;  // m(p) before the round
+  for (int round = 0;; ++round) {  // step 2, then step 3's rounds of one face each
+    const int faces = round == 0 ? max_cg_iter : 1;
+    free = Faces(hessian, radius, tol, max_cg_iter, faces, p, preconditioner, free, &result);
+    if (round >= release_rounds || result.cg.iterations >= max_cg_iter) break;
+    if (free > 0 && result.cg.exit != CgExit::kConverged) break;  // the ball or curvature
+    const double now = Dot(reduce_, g, *p) + 0.5 * Dot(reduce_, *p, hp_);
+    if (round > 0 && model - now < options_.release_gain * -now) break;  // diminishing
+    model = now;
+    const int released = ReleaseInward(*p, tol);
+    free += released;
+    result.released += released;
+    if (released == 0 && Norm(reduce_, gradient_.cwiseProduct(free_)) <= tol) break;
+  }
+  if (free == 0) result.cg.exit = CgExit::kBoundary;
+  result.free = free;
+  result.cg.model_decrease = -(Dot(reduce_, g, *p) + 0.5 * Dot(reduce_, *p, hp_));
+  return result;
+}
+
+// Step 2: faces from p (free_ marks the first), at most max_faces, until
+// CG's exit ends the step or no entry is free. Returns the entries free at
+// the end.
+int ActiveSetStep::Faces(const HessianOperator& hessian, double radius, double tol,
+                         int max_cg_iter, int max_faces, Vector* p,
+                         CgPreconditioner* preconditioner, int free, ActiveSetResult* result) {
+  for (int face = 0; face < max_faces && free > 0 && result->cg.iterations < max_cg_iter; ++face) {
     if (Norm(reduce_, gradient_.cwiseProduct(free_)) <= tol) {  // minimized on this face
-      result.cg.exit = CgExit::kConverged;
+      result->cg.exit = CgExit::kConverged;
       break;
     }
     w_ = *p;
     const CgResult cg = cg_.SolveOnFace(hessian, gradient_, free_, radius, tol,
-                                        max_cg_iter - result.cg.iterations, &w_, preconditioner);
-    ++result.faces;
-    result.cg.iterations += cg.iterations;
-    result.cg.exit = cg.exit;
+                                        max_cg_iter - result->cg.iterations, &w_, preconditioner);
+    ++result->faces;
+    result->cg.iterations += cg.iterations;
+    result->cg.exit = cg.exit;
     w_ -= *p;  // the direction: CG's point minus the face's start
     if (!ProjectedSearch(hessian, p)) break;
     const int before = free;
     free = MarkFree(*p);
     if (free == before) break;  // no new bound: CG's exit ends the step
   }
-  if (free == 0) result.cg.exit = CgExit::kBoundary;
-  result.free = free;
-  result.cg.model_decrease = -(Dot(reduce_, g, *p) + 0.5 * Dot(reduce_, *p, hp_));
-  return result;
+  return free;
+}
+
+// Step 3: frees every entry on a bound where grad m(p) points into the box
+// (adds it to free_), when those entries' gradient exceeds tol in norm;
+// returns how many (0: p is stationary for the model on the box to tol).
+int ActiveSetStep::ReleaseInward(const Vector& p, double tol) {
+  auto inward = [&](int i) {
+    return free_[i] == 0.0 && (*lower_)[i] < (*upper_)[i] &&
+           ((p[i] <= (*lower_)[i] && gradient_[i] < 0.0) ||
+            (p[i] >= (*upper_)[i] && gradient_[i] > 0.0));
+  };
+  double sum = 0.0;
+  for (int i = 0; i < p.size(); ++i) {
+    if (inward(i)) sum += gradient_[i] * gradient_[i];
+  }
+  if (!(std::sqrt(reduce_.Sum(sum)) > tol)) return 0;
+  int count = 0;
+  for (int i = 0; i < p.size(); ++i) {
+    if (inward(i)) free_[i] = 1.0, ++count;
+  }
+  return static_cast<int>(Count(reduce_, count));
 }
 
 double ActiveSetStep::PathPoint(double t, const Vector& g) {

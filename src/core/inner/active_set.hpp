@@ -29,6 +29,16 @@
 //    The next face starts there. The step ends when CG converges on a face or
 //    stops at the ball without a new bound becoming active, when no entry is
 //    free, or when the CG budget is spent.
+// 3. (release_rounds > 0: the trust region passes it with an exact
+//    preconditioner.) When step 2 ended with CG converged inside the ball,
+//    every entry on a bound where grad m(p) points into the box is freed at
+//    once and step 2 runs again from p, at most release_rounds times, until
+//    those entries' gradient is within CG's tolerance: the projected Newton
+//    method (Bertsekas, SIAM J. Control Optim. 20(2), 1982), or a
+//    primal-dual active-set method (Hintermueller, Ito & Kunisch, SIAM J.
+//    Optim. 13(3), 2002), on the model. Without it a wrongly active region
+//    is freed only by the next step's Cauchy point (docs/algorithm.md,
+//    "Freeing many bounds in one step").
 //
 // Unlike TRON, whose CG ball is centred at each face's start, the ball is
 // centred at 0 for the whole step: since P is non-expansive and P(0) = 0,
@@ -56,6 +66,7 @@ struct ActiveSetResult {
   int free = 0;           // entries strictly inside the box at the step
   int projected_gradient_steps = 0;  // step 1b
   bool cauchy_freed = false;  // the Cauchy point freed an entry that was on a bound
+  int released = 0;           // entries freed by step 3
 };
 
 class ActiveSetStep {
@@ -77,7 +88,7 @@ class ActiveSetStep {
                         const Vector& upper, double radius, double tol, int max_cg_iter,
                         Vector* p, CgPreconditioner* preconditioner = nullptr,
                         int release_streak = 0, const SymmetricColumns* assembled = nullptr,
-                        double shift = 0.0);
+                        double shift = 0.0, int release_rounds = 0);
 
   double cauchy_step() const { return t_; }  // t of the last Cauchy point
 
@@ -99,6 +110,10 @@ class ActiveSetStep {
                              double* t);
   bool FreedBoundsAtCauchyPoint() const;
   // P(-t g) into trial_; its norm.
+  int Faces(const HessianOperator& hessian, double radius, double tol, int max_cg_iter,
+            int max_faces, Vector* p, CgPreconditioner* preconditioner, int free,
+            ActiveSetResult* result);
+  int ReleaseInward(const Vector& p, double tol);
   double PathPoint(double t, const Vector& g);
   // m(trial_) - m(p) (H (trial_ - p) into h_delta_), with p at trial_ - delta_.
   double ModelChange(const HessianOperator& hessian, const Vector& p);

@@ -259,7 +259,8 @@ CgResult TrustRegion::BoundedStep(const Iterate& x, double tol, int max_iter,
   step_upper_ = q_->layout().upper() - x.x;
   const ActiveSetResult result = active_set_.Solve(
       *model_, x.grad_q, step_lower_, step_upper_, radius_, tol, max_iter, &step_, preconditioner,
-      release_streak_, preconditioner_ ? preconditioner_->Assembled() : nullptr, shift_);
+      release_streak_, preconditioner_ ? preconditioner_->Assembled() : nullptr, shift_,
+      preconditioner_ && preconditioner_->exact() ? options_.release_rounds : 0);
   last_cauchy_freed_ = result.cauchy_freed;
   return result.cg;
 }
