@@ -260,9 +260,19 @@ CgResult TrustRegion::BoundedStep(const Iterate& x, double tol, int max_iter,
   const ActiveSetResult result = active_set_.Solve(
       *model_, x.grad_q, step_lower_, step_upper_, radius_, tol, max_iter, &step_, preconditioner,
       release_streak_, preconditioner_ ? preconditioner_->Assembled() : nullptr, shift_,
-      preconditioner_ && preconditioner_->exact() ? options_.release_rounds : 0);
+      ReleaseRounds());
   last_cauchy_freed_ = result.cauchy_freed;
   return result.cg;
+}
+
+// Step 3 of the active-set step only where its faces are solved exactly
+// (an exact preconditioner) and the model is H itself (no shift): its
+// rounds minimize the model on the box, which is worth it where the model
+// is convex and exact; a shifted model stands for a nonconvex Q, whose
+// box minimizer may lie in another basin than the one the step is in.
+int TrustRegion::ReleaseRounds() const {
+  const bool exact = preconditioner_ && preconditioner_->exact() && shift_ == 0.0;
+  return exact ? options_.release_rounds : 0;
 }
 
 // z + p in the box, and exactly on the bounds the step reached: z + (l - z)

@@ -68,6 +68,7 @@ class TrustRegion : public InnerSolver {
   bool HessianAtTrial(const InnerControl& control, bool* hessian_current);
   CgResult BoundedStep(const Iterate& x, double tol, int max_iter,
                        CgPreconditioner* preconditioner);
+  int ReleaseRounds() const;
   void SnapToBounds();
   double Ratio(const Iterate& x, double predicted);
   // The strategies for a rejected trial (TrustRegionOptions::correction),
