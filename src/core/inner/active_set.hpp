@@ -32,8 +32,10 @@
 // 3. (release_rounds > 0: the trust region passes it with an exact
 //    preconditioner.) When step 2 ended with CG converged inside the ball,
 //    every entry on a bound where grad m(p) points into the box is freed at
-//    once and step 2 runs again from p, at most release_rounds times, until
-//    those entries' gradient is within CG's tolerance: the projected Newton
+//    once and one face of step 2 is solved from p, at most release_rounds
+//    times, until the model is stationary on the box to CG's tolerance or a
+//    round gains less than release_gain of the step's decrease so far (a
+//    round costs a solve on a new face, often a factorization): the projected Newton
 //    method (Bertsekas, SIAM J. Control Optim. 20(2), 1982), or a
 //    primal-dual active-set method (Hintermueller, Ito & Kunisch, SIAM J.
 //    Optim. 13(3), 2002), on the model. Without it a wrongly active region
