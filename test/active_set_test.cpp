@@ -72,6 +72,30 @@ class CornerQuadratic : public qpm::Problem {
   Vector a_;
 };
 
+// The step over the string-over-a-cap problem below, from x = psi: the
+// step's box (lower = 0, no upper bound), the gradient H psi there, and the
+// entries free at the solution.
+struct StringOverACap {
+  explicit StringOverACap(int size)
+      : n(size), laplacian(MatrixXd::Zero(size, size)), lower(Vector::Zero(size)),
+        upper(Vector::Constant(size, 1e20)) {
+    const double h = 1.0 / (n + 1);
+    Vector psi(n);
+    for (int i = 0; i < n; ++i) {
+      laplacian(i, i) = 2.0 / (h * h);
+      if (i > 0) laplacian(i, i - 1) = laplacian(i - 1, i) = -1.0 / (h * h);
+      const double s = (i + 1) * h;
+      psi[i] = 1.0 - 8.0 * (s - 0.5) * (s - 0.5);
+      free_at_solution += std::abs(s - 0.5) > 0.5 - std::sqrt(2.0) / 4.0;  // tangent at sqrt(2)/4
+    }
+    g = laplacian * psi;
+  }
+  int n;
+  MatrixXd laplacian;
+  Vector g, lower, upper;
+  int free_at_solution = 0;
+};
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(CauchyPointActivatesEveryBoundOfA1000DimensionalCornerAtOnce) {
@@ -209,20 +233,10 @@ BOOST_AUTO_TEST_CASE(StepStaysInTheBoxAndTheBallAndDecreasesTheModel) {
 // neighbour is the end's 0 > psi, can tell. So the Cauchy point frees one
 // entry a side, and only steps that move the freed entries reveal the next.
 BOOST_AUTO_TEST_CASE(ProjectedGradientStepsFreeAWronglyActiveRegionInOneStep) {
-  const int n = 199;
-  const double h = 1.0 / (n + 1);
-  MatrixXd laplacian = MatrixXd::Zero(n, n);
-  Vector psi(n);
-  int free_at_solution = 0;
-  for (int i = 0; i < n; ++i) {
-    laplacian(i, i) = 2.0 / (h * h);
-    if (i > 0) laplacian(i, i - 1) = laplacian(i - 1, i) = -1.0 / (h * h);
-    const double s = (i + 1) * h;
-    psi[i] = 1.0 - 8.0 * (s - 0.5) * (s - 0.5);
-    free_at_solution += std::abs(s - 0.5) > 0.5 - std::sqrt(2.0) / 4.0;  // tangent at sqrt(2)/4
-  }
-  const Vector g = laplacian * psi;  // the gradient at x = psi
-  const Vector lower = Vector::Zero(n), upper = Vector::Constant(n, 1e20);
+  const StringOverACap cap(199);
+  const int n = cap.n, free_at_solution = cap.free_at_solution;
+  const MatrixXd& laplacian = cap.laplacian;
+  const Vector &g = cap.g, &lower = cap.lower, &upper = cap.upper;
   // Default options: step 1b from the third step in a row whose Cauchy point
   // frees bounds; never with gradient_projection_after = 0.
   struct Case { int after, streak; bool projection; };
@@ -255,20 +269,10 @@ BOOST_AUTO_TEST_CASE(ProjectedGradientStepsFreeAWronglyActiveRegionInOneStep) {
 // past the true contact set, and lower the model further; without rounds
 // (release_rounds = 0) nothing is released.
 BOOST_AUTO_TEST_CASE(ReleaseRoundsFreeAWronglyActiveRegionBeyondTheCauchyPoint) {
-  const int n = 199;
-  const double h = 1.0 / (n + 1);
-  MatrixXd laplacian = MatrixXd::Zero(n, n);
-  Vector psi(n);
-  int free_at_solution = 0;
-  for (int i = 0; i < n; ++i) {
-    laplacian(i, i) = 2.0 / (h * h);
-    if (i > 0) laplacian(i, i - 1) = laplacian(i - 1, i) = -1.0 / (h * h);
-    const double s = (i + 1) * h;
-    psi[i] = 1.0 - 8.0 * (s - 0.5) * (s - 0.5);
-    free_at_solution += std::abs(s - 0.5) > 0.5 - std::sqrt(2.0) / 4.0;
-  }
-  const Vector g = laplacian * psi;
-  const Vector lower = Vector::Zero(n), upper = Vector::Constant(n, 1e20);
+  const StringOverACap cap(199);
+  const int n = cap.n, free_at_solution = cap.free_at_solution;
+  const MatrixXd& laplacian = cap.laplacian;
+  const Vector &g = cap.g, &lower = cap.lower, &upper = cap.upper;
   double decrease[2] = {0.0, 0.0};
   int free[2] = {0, 0};
   for (const int rounds : {0, 10}) {
