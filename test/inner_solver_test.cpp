@@ -32,9 +32,14 @@ qpm::Iterate Point(double q, double grad_norm) {
 
 // Feeds `steps` to a monitor; the 1-based step at which it first said
 // stalled, 0 if never.
-long FirstStall(qpm::StallMonitor* monitor, const std::vector<qpm::Iterate>& steps) {
+// The first step (1-based) after which `monitor` reports a stall, 0 if none;
+// steps from index below_ulp_from on (never if negative) are flagged as
+// predicted below Q's last place.
+long FirstStall(qpm::StallMonitor* monitor, const std::vector<qpm::Iterate>& steps,
+                long below_ulp_from = -1) {
   for (size_t i = 0; i < steps.size(); ++i) {
-    if (monitor->Stalled(steps[i])) return static_cast<long>(i) + 1;
+    const bool below_ulp = below_ulp_from >= 0 && static_cast<long>(i) >= below_ulp_from;
+    if (monitor->Stalled(steps[i], below_ulp)) return static_cast<long>(i) + 1;
   }
   return 0;
 }
@@ -167,19 +172,13 @@ BOOST_AUTO_TEST_CASE(StallMonitorEndsACrawlOfStepsBelowTheLastPlaceOfQAfterItsOw
   std::vector<qpm::Iterate> steps;
   for (int i = 1; i <= 20; ++i) steps.push_back(Point(1.0 - 1e-3 * i, 1.0 - 0.01 * i));
   for (int i = 1; i <= 30; ++i) steps.push_back(Point(0.98 - 1e-12 * i, 0.9));
-  auto first_stall = [&](qpm::StallMonitor* monitor, bool below_ulp) {
-    for (size_t i = 0; i < steps.size(); ++i) {
-      if (monitor->Stalled(steps[i], below_ulp && i >= 20)) return static_cast<long>(i) + 1;
-    }
-    return 0L;
-  };
   qpm::StallMonitor measured(5, 1e-14, Point(1.0, 1.0), 1.0, 0.5, 5);
-  BOOST_TEST(first_stall(&measured, false) == 0);
+  BOOST_TEST(FirstStall(&measured, steps) == 0);
   qpm::StallMonitor below(5, 1e-14, Point(1.0, 1.0), 1.0, 0.5, 5);
-  BOOST_TEST(first_stall(&below, true) == 25);
+  BOOST_TEST(FirstStall(&below, steps, 20) == 25);
   // Without its own window (the CG-based steps') the flag changes nothing.
   qpm::StallMonitor off(5, 1e-14, Point(1.0, 1.0), 1.0, 0.5, 0);
-  BOOST_TEST(first_stall(&off, true) == 0);
+  BOOST_TEST(FirstStall(&off, steps, 20) == 0);
 }
 
 BOOST_AUTO_TEST_CASE(StallMonitorKeepsStepsBelowTheLastPlaceOfQThatHalveTheGradient) {
@@ -188,11 +187,7 @@ BOOST_AUTO_TEST_CASE(StallMonitorKeepsStepsBelowTheLastPlaceOfQThatHalveTheGradi
   std::vector<qpm::Iterate> steps;
   for (int i = 1; i <= 30; ++i) steps.push_back(Point(1.0, std::pow(0.4, i)));
   qpm::StallMonitor monitor(5, 1e-14, Point(1.0, 1.0), 1.0, 0.5, 5);
-  long stall = 0;
-  for (size_t i = 0; i < steps.size() && stall == 0; ++i) {
-    if (monitor.Stalled(steps[i], true)) stall = static_cast<long>(i) + 1;
-  }
-  BOOST_TEST(stall == 0);
+  BOOST_TEST(FirstStall(&monitor, steps, 0) == 0);
 }
 
 BOOST_AUTO_TEST_CASE(StallMonitorReadsQWithItsOwnBeta) {
