@@ -5,6 +5,7 @@
 
 #include <omp.h>
 
+#include "core/linalg/serial_regions.hpp"
 #include "core/linalg/sparse_cholesky.hpp"
 
 namespace {
@@ -87,7 +88,7 @@ BOOST_AUTO_TEST_CASE(FactorRefusesAnIndefiniteMatrixAndTakesTheShiftThatFixesIt)
 }
 
 // The factorization runs CHOLMOD's OpenMP regions on the calling thread
-// alone (cholmod_cholesky.cpp, SerialRegions) and hands the caller's own
+// alone (serial_regions.hpp, SerialRegions) and hands the caller's own
 // OpenMP setting back as it found it, on both kernels.
 BOOST_AUTO_TEST_CASE(FactorLeavesTheCallersOpenMpSettingAsItFoundIt) {
   for (const int k : {6, 34}) {
@@ -101,4 +102,36 @@ BOOST_AUTO_TEST_CASE(FactorLeavesTheCallersOpenMpSettingAsItFoundIt) {
       BOOST_TEST(omp_get_max_active_levels() == 2);
     }
   }
+}
+
+// Inside SerialRegions a region runs inline on the calling thread (no team:
+// nesting level 0); outside, the runtime runs it on the team asked for, and
+// the caller's settings are back.
+BOOST_AUTO_TEST_CASE(RegionsRunInlineInsideSerialRegionsAndOnTheirTeamOutside) {
+  omp_set_max_active_levels(1);
+  int level_inside = -1;
+  int threads_inside = 0;
+  {
+    const qpm::SerialRegions serial;
+#pragma omp parallel num_threads(2)
+    {
+      level_inside = omp_get_level();
+      threads_inside = omp_get_num_threads();
+    }
+  }
+  int level_outside = -1;
+  int threads_outside = 0;
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp single
+    {
+      level_outside = omp_get_level();
+      threads_outside = omp_get_num_threads();
+    }
+  }
+  BOOST_TEST(level_inside == 0);
+  BOOST_TEST(threads_inside == 1);
+  BOOST_TEST(level_outside == 1);
+  BOOST_TEST(threads_outside == 2);
+  BOOST_TEST(omp_get_max_active_levels() == 1);
 }

@@ -2,39 +2,23 @@
 // 35(3), 2008): AMD/METIS ordering; its messages are silenced (a matrix that
 // is not positive definite is a normal outcome here, reported by Factorize).
 // Simplicial or supernodal by CHOLMOD's own rule (supernodal where flops /
-// nnz(L) >= 40), the supernodal one on one thread (SerialRegions below;
-// docs/algorithm.md, "The Newton path: a sparse Cholesky of W + beta J_z^T
-// J_z", Backend settings, has the measurements).
+// nnz(L) >= 40), its OpenMP regions run inline on the calling thread
+// (SerialRegions; docs/algorithm.md, "The Newton path: a sparse Cholesky of
+// W + beta J_z^T J_z", Backend settings, has the measurements).
 //
 // P A P' is built once after the analysis and factored with the natural
 // ordering, instead of CHOLMOD's transposes at every call (same section of
 // docs/algorithm.md, which has why and the measurements).
 #include <cholmod.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <vector>
 
+#include "core/linalg/serial_regions.hpp"
 #include "core/linalg/sparse_cholesky.hpp"
 
 namespace qpm {
 namespace {
-
-// Debian's CHOLMOD opens its supernodal kernel's OpenMP regions with a
-// compiled-in 4 threads (CHOLMOD_OMP_NUM_THREADS), whatever the machine and
-// OMP_NUM_THREADS say; with fewer cores the threads mostly wait on each other.
-// While one lives, regions opened on this thread run on it alone
-// (max-active-levels 0, a per-thread setting; the caller's is restored).
-class SerialRegions {
- public:
-  SerialRegions() : saved_(omp_get_max_active_levels()) { omp_set_max_active_levels(0); }
-  ~SerialRegions() { omp_set_max_active_levels(saved_); }
-  SerialRegions(const SerialRegions&) = delete;
-  SerialRegions& operator=(const SerialRegions&) = delete;
-
- private:
-  int saved_;
-};
 
 class CholmodCholesky : public SparseCholesky {
  public:
