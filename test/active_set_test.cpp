@@ -6,6 +6,8 @@
 #include <Eigen/Dense>
 
 #include "core/inner/active_set.hpp"
+#include "core/inner/barrier_newton.hpp"
+#include "core/inner/preconditioner.hpp"
 #include "core/inner/trust_region.hpp"
 #include "status_print.hpp"
 
@@ -131,6 +133,32 @@ BOOST_AUTO_TEST_CASE(TrustRegionReachesTheCornerOfA1000DimensionalBoxInOneStep) 
   BOOST_TEST(s.iterations == 1);
   BOOST_TEST((x.x.array() == 0.01).all());  // exactly on the bounds
   BOOST_TEST(x.grad_q_norm == 0.0);         // every gradient entry points out of the box
+}
+
+// The barrier's steps move every entry toward the corner at once, and the
+// snapped point is exactly the corner: a handful of factorizations, not one
+// per bound.
+BOOST_AUTO_TEST_CASE(InteriorStepsReachTheCornerOfA1000DimensionalBoxInAFewFactorizations) {
+  CornerQuadratic problem(1000);
+  qpm::PenaltyFunction q(&problem);
+  qpm::Iterate x;
+  q.Allocate(&x);
+  BOOST_REQUIRE(q.EvaluateValues(&x));  // x0 = 0
+  BOOST_REQUIRE(q.EvaluateDerivatives(&x));
+  const double q_start = x.Q(q.merit().beta());
+  auto factor = qpm::MakeFactorization(qpm::TrustRegionOptions(), *q.assembled());
+  BOOST_REQUIRE(factor);
+  qpm::BarrierNewton solver(qpm::TrustRegionOptions(), *q.assembled(), std::move(factor));
+  qpm::InnerControl control;
+  control.tolerance = qpm::FeasibilityTolerance{1e-10, 1e-10, 0.0};
+  control.max_iterations = 1000;
+  const qpm::InnerSummary s = solver.Minimize(control, &x);
+  BOOST_TEST(s.status == qpm::InnerStatus::kConverged);
+  BOOST_TEST(s.iterations <= 12);
+  BOOST_TEST(solver.factorizations() <= 15);
+  BOOST_TEST((x.x.array() == 0.01).all());  // snapped exactly onto the bounds
+  BOOST_TEST(x.grad_q_norm == 0.0);
+  BOOST_TEST(x.Q(q.merit().beta()) < q_start);  // (2.3)
 }
 
 BOOST_AUTO_TEST_CASE(CgOnAFaceMovesOnlyTheFreeEntriesAndReachesTheFaceMinimizer) {

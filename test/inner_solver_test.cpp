@@ -99,6 +99,8 @@ std::unique_ptr<qpm::InnerSolver> MakeSolver(qpm::InnerSolverType type, qpm::Pen
       return std::make_unique<qpm::TrustRegion>(qpm::TrustRegionOptions(), q);
     case qpm::InnerSolverType::kLbfgs:
       return std::make_unique<qpm::Lbfgs>(qpm::LbfgsOptions(), *q->assembled());
+    case qpm::InnerSolverType::kInterior:  // needs a box: model_library_test
+      break;
   }
   return nullptr;
 }

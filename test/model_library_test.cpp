@@ -69,6 +69,14 @@ BOOST_AUTO_TEST_CASE(TrustRegionSolvesEveryModelToItsOptimum) {
   }
 }
 
+// The interior steps on the bounds, and the trust region they hand over to,
+// reach the same optima (the models without bounds run the trust region).
+BOOST_AUTO_TEST_CASE(InteriorStepsSolveEveryModelToItsOptimum) {
+  for (const Model& m : qpm_test::AllModels()) {
+    CheckSolved(m, Run(m, false, "interior", 1e-6), 1e-5, 1e-5);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(LbfgsSolvesEveryModelToItsOptimum) {
   // At 1e-5: at 1e-6 the bounded L-BFGS stalls on hs100 and hs113.
   for (const Model& m : qpm_test::AllModels()) {

@@ -211,7 +211,12 @@ void AddRegisteredChoices(const Options& d, Table* t) {
       {{"gradient-descent", "steepest descent with Armijo backtracking (QPM-GD)"},
        {"trust-region", "trust region with truncated CG on exact Hessian-vector products (QPM-TR)"},
        {"lbfgs", "limited-memory BFGS; no eval_h (chosen automatically with "
-                 "hessian_approximation limited-memory)"}})));
+                 "hessian_approximation limited-memory)"},
+       {"interior", "primal-dual log-barrier Newton steps on the bounds, one factorization of "
+                    "W + beta J^T J + Sigma per step however many bounds are active, finished by "
+                    "the trust region (docs/algorithm.md, \"Interior steps on the bounds\"); "
+                    "needs eval_h; the trust region where there are no bounds or W + beta J^T J "
+                    "cannot be factored"}})));
   t->push_back(Registered("qpm_penalty_growth_mode", Enum(QPM_FIELD(penalty_growth_mode),
       "How beta grows between subproblems.",
       {{"fixed", "beta_{k+1} = qpm_penalty_growth * beta_k (the paper)"},

@@ -9,6 +9,7 @@ const char* ToString(InnerSolverType type) {
     case InnerSolverType::kGradientDescent: return "gradient-descent";
     case InnerSolverType::kTrustRegion: return "trust-region";
     case InnerSolverType::kLbfgs: return "lbfgs";
+    case InnerSolverType::kInterior: return "interior";
   }
   return "unknown";
 }

@@ -272,7 +272,8 @@ bool QpmApplication::ReadOptions(qpm::Options* o, TnlpOptions* t, std::string* e
     *error = "obj_scaling_factor must not be 0";
     return false;
   }
-  t->need_hessian = o->inner_solver == InnerSolverType::kTrustRegion;
+  t->need_hessian = o->inner_solver == InnerSolverType::kTrustRegion ||
+                    o->inner_solver == InnerSolverType::kInterior;
   return o->IsValid(error);
 }
 

@@ -11,6 +11,7 @@ enum class InnerSolverType {
   kGradientDescent,  // QPM-GD: steepest descent with an Armijo line search
   kTrustRegion,      // QPM-TR: trust region, Steihaug-Toint truncated CG
   kLbfgs,            // limited-memory BFGS with the same line search; no Hessian
+  kInterior,         // log-barrier Newton steps on the bounds, finished by the trust region
 };
 
 const char* ToString(InnerSolverType type);

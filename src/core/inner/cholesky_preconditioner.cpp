@@ -225,6 +225,19 @@ bool CholeskyPreconditioner::FactorWithShift() {
   return false;
 }
 
+bool CholeskyPreconditioner::FactorWithDiagonal(const Iterate& it, const Vector& d) {
+  Assemble(it);
+  FillFace(nullptr);
+  double* f = face_.valuePtr();
+  for (int i = 0; i < d.size(); ++i) f[diag_slot_[i]] += d[i];
+  StepShift();
+  reused_ = false;
+  factored_ = FactorWithShift();
+  factor_unshifted_ = false;  // not H's own factor: never reused as one
+  stale_ = false;
+  return factored_;
+}
+
 // max(1, max |W_ij|): the shift corrects W's inertia, so its floor follows
 // W's scale, not beta J_z^T J_z's (which is positive semidefinite and at a
 // large beta would raise the floor above W's own curvature).

@@ -69,6 +69,11 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   void Solve(const Vector& r, Vector* z) override { cholesky_->Solve(r, z); }
   void HoldFace(bool hold) override { hold_face_ = hold; }
   double StepShift() override;
+  // Assembles H at `it` and factors H + diag(d) + delta I on the whole
+  // space, delta by the inertia rule above (the interior step,
+  // inner/barrier_newton.hpp); false when no delta up to the limit works.
+  bool FactorWithDiagonal(const Iterate& it, const Vector& d);
+  double applied_shift() const { return last_shifted_ ? last_delta_ : 0.0; }
 
  private:
   void BuildPattern(const SparseMatrix& jacobian_pattern);

@@ -9,6 +9,7 @@
 #include <limits>
 #include <thread>
 
+#include "core/inner/barrier_newton.hpp"
 #include "core/inner/gradient_descent.hpp"
 #include "core/inner/lbfgs.hpp"
 #include "core/inner/trust_region.hpp"
@@ -151,10 +152,15 @@ bool ReportStep(const InnerControl& control, const Iterate& x, const StepInfo& s
   return false;
 }
 
-// Gradient descent and L-BFGS only on an assembled penalty (a distributed
+// Gradient descent, L-BFGS and the interior steps only on an assembled penalty (a distributed
 // model is refused them before: outer/refusal.hpp).
 std::unique_ptr<InnerSolver> MakeInnerSolver(const Options& options, PenaltyFunction* q) {
-  if (options.inner_solver == InnerSolverType::kTrustRegion) {
+  if (options.inner_solver == InnerSolverType::kInterior && q->layout().has_bounds() && q->assembled()) {
+    std::unique_ptr<CholeskyPreconditioner> factor = MakeFactorization(options.tr, *q->assembled());
+    if (factor) return std::make_unique<BarrierNewton>(options.tr, *q->assembled(), std::move(factor));
+  }
+  if (options.inner_solver == InnerSolverType::kTrustRegion ||
+      options.inner_solver == InnerSolverType::kInterior) {
     return std::make_unique<TrustRegion>(options.tr, q);
   }
   const std::optional<AssembledPenalty> assembled = q->assembled();

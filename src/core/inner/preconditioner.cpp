@@ -289,6 +289,19 @@ std::unique_ptr<Preconditioner> MakeCholesky(const TrustRegionOptions& options, 
 
 }  // namespace
 
+std::unique_ptr<CholeskyPreconditioner> MakeFactorization(const TrustRegionOptions& options,
+                                                          AssembledPenalty q) {
+  SparseMatrix j;
+  q.JacobianPatternMatrix(&j);
+  const double data = static_cast<double>(q.hessian().nonZeros()) + j.nonZeros() + q->layout().n();
+  if (!ProductSparse(CholeskyPreconditioner::ProductBound(q, j), data)) return nullptr;
+  auto cholesky = std::make_unique<CholeskyPreconditioner>(q, j);
+  TrustRegionOptions by_memory = options;
+  by_memory.factor_flops_per_product = std::numeric_limits<double>::infinity();
+  if (!Affordable(cholesky->cost(), ProductWork(q, j), by_memory)) return nullptr;
+  return cholesky;
+}
+
 double ProductWork(const AssembledPenalty& q, const SparseMatrix& jacobian_pattern) {
   return static_cast<double>(q.hessian().nonZeros()) + 2.0 * jacobian_pattern.nonZeros() +
          q->layout().n();

@@ -36,6 +36,8 @@
 
 namespace qpm {
 
+class CholeskyPreconditioner;
+
 const char* ToString(PreconditionerKind kind);
 
 class Preconditioner : public CgPreconditioner {
@@ -75,6 +77,12 @@ class Preconditioner : public CgPreconditioner {
 bool Affordable(const FactorCost& cost, double product_work, const TrustRegionOptions& options);
 // nnz(W) + 2 nnz(J) + n: the flops of one product with H, up to a factor 2.
 double ProductWork(const AssembledPenalty& q, const SparseMatrix& jacobian_pattern);
+
+// The Cholesky factorization of W + beta J_z^T J_z where J_z^T J_z is sparse
+// and the factor fits the memory budget of options (Affordable by its
+// nonzeros alone), else null.
+std::unique_ptr<CholeskyPreconditioner> MakeFactorization(const TrustRegionOptions& options,
+                                                          AssembledPenalty q);
 
 // The preconditioner options.preconditioner names, for q's patterns; null
 // for kNone. kAuto and a penalty preconditioner whose S would be dense are

@@ -13,12 +13,14 @@ namespace qpm {
 inline std::string Refusal(const Options& options, const PenaltyFunction& q) {
   std::string why;
   if (!options.IsValid(&why)) return why;
+  const bool newton = options.inner_solver == InnerSolverType::kTrustRegion ||
+                      options.inner_solver == InnerSolverType::kInterior;
   if (q.distributed() && options.inner_solver != InnerSolverType::kTrustRegion) {
     return "a distributed model is solved by the trust-region inner solver only "
            "(docs/petsc.md, Distributed models)";
   }
-  if (options.inner_solver == InnerSolverType::kTrustRegion && !q.has_hessian()) {
-    return "the trust-region inner solver needs the Hessian of the Lagrangian, which the model "
+  if (newton && !q.has_hessian()) {
+    return std::string("the ") + ToString(options.inner_solver) + " inner solver needs the Hessian of the Lagrangian, which the model "
            "does not provide; use lbfgs (hessian_approximation limited-memory)";
   }
   return "";

@@ -1,0 +1,289 @@
+#include "core/inner/barrier_newton.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace qpm {
+
+namespace {
+constexpr double kMuMax = 0.1;        // Ipopt's mu_init
+constexpr double kMuMin = 1e-11;      // Ipopt's mu_min
+constexpr double kKappaEps = 10.0;    // Ipopt's barrier_tol_factor
+constexpr double kKappaMu = 0.2;      // Ipopt's mu_linear_decrease_factor
+constexpr double kThetaMu = 1.5;      // Ipopt's mu_superlinear_decrease_power
+constexpr double kKappaSigma = 1e10;  // Ipopt's kappa_sigma
+constexpr double kBoundPush = 1e-2;   // Ipopt's bound_push
+constexpr double kArmijo = 1e-4;
+constexpr int kMaxBacktracks = 40;
+constexpr int kFaceSteps = 3;
+constexpr int kStillSteps = 3;        // steps below resolution before a snap at any mu
+constexpr int kStepsPerMu = 50;       // steps at one mu before the trust region takes over
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+bool Finite(double v) { return std::isfinite(v); }
+}  // namespace
+
+BarrierNewton::BarrierNewton(const TrustRegionOptions& options, AssembledPenalty q,
+                             std::unique_ptr<CholeskyPreconditioner> factor)
+    : q_(q), finish_(options, &q.penalty()), factor_(std::move(factor)) {
+  const int n = q_->layout().n();
+  for (Iterate* it : {&trial_, &start_, &snap_}) q_->Allocate(it);
+  for (Vector* v : {&lower_gap_, &upper_gap_, &v_lower_, &v_upper_, &sigma_, &rhs_, &dz_,
+                    &dv_lower_, &dv_upper_}) {
+    v->setZero(n);
+  }
+}
+
+InnerSummary BarrierNewton::Minimize(const InnerControl& control, Iterate* x) {
+  InnerSummary summary;
+  if (CheckStop(control, x, &summary)) return summary;
+  const double beta = q_->merit().beta();
+  const double q_start = x->Q(beta);
+  start_ = *x;
+  mu_ = std::min(kMuMax, std::max(kMuMin, 0.1 * summary.tau));
+  snapped_at_mu_ = kInf, still_ = 0, steps_at_mu_ = 0;
+  // (2.3): a point above Q's start is never returned.
+  auto give_back = [&](InnerStatus status) {
+    if (!(x->Q(beta) <= q_start)) *x = start_;
+    summary.status = status;
+    return summary;
+  };
+  const Vector grad_q = x->grad_q;
+  if (!PushInside(x)) return give_back(InnerStatus::kEvaluationError);
+  Gaps(x->x);
+  StartMultipliers(grad_q);
+  StallMonitor monitor(std::numeric_limits<long>::max() / 2, control.stall_rounding, *x, beta);
+  while (true) {
+    const bool try_snap = mu_ < snapped_at_mu_ || still_ >= kStillSteps;
+    if (try_snap && KktError(*x, 0.0) <= control.tolerance(x->c_norm())) {
+      snapped_at_mu_ = mu_;
+      const Snap snap = Snapped(control, q_start, *x);
+      if (snap == Snap::kConverged) {
+        SwapIterates(x, &snap_);
+        summary.tau = control.tolerance(x->c_norm());
+        summary.status = InnerStatus::kConverged;
+        return summary;
+      }
+      if (snap == Snap::kMoved && (mu_ <= kMuMin || still_ >= kStillSteps)) {
+        SwapIterates(x, &snap_);
+        return Finish(control, q_start, summary, x);
+      }
+    }
+    if (CheckStop(control, x, &summary)) {
+      const bool above = !(x->Q(beta) <= q_start);  // (2.4) at a point (2.3) refuses
+      if (summary.status == InnerStatus::kConverged && above) return Finish(control, q_start, summary, x);
+      return give_back(summary.status);
+    }
+    const double mu_before = mu_;
+    LowerMu(*x);
+    steps_at_mu_ = mu_ < mu_before ? 0 : steps_at_mu_ + 1;
+    if (steps_at_mu_ > kStepsPerMu) return Finish(control, q_start, summary, x);
+    if (!q_->EvaluateHessian(*x)) return give_back(InnerStatus::kEvaluationError);
+    if (!Step(beta, x)) {
+      return Finish(control, q_start, summary, x);
+    }
+    StepInfo step;
+    step.step_norm = dz_.norm();
+    const double resolution = 1e-9 * std::max(1.0, x->x.lpNorm<Eigen::Infinity>());
+    still_ = step.step_norm <= resolution ? still_ + 1 : 0;
+    if (still_ >= 2 * kStillSteps) return Finish(control, q_start, summary, x);
+    if (ReportStep(control, *x, step, &monitor, &summary)) return give_back(summary.status);
+  }
+}
+
+// Moves z off its bounds by min(mu, bound_push max(1, |bound|), a third of
+// the box's width), as Ipopt pushes its start.
+bool BarrierNewton::PushInside(Iterate* x) {
+  const SlackLayout& layout = q_->layout();
+  bool moved = false;
+  for (int i = 0; i < layout.n(); ++i) {
+    const double l = layout.lower()[i], u = layout.upper()[i], third = (u - l) / 3.0;
+    double& z = x->x[i];
+    const double push_l = std::min({mu_, kBoundPush * std::max(1.0, std::abs(l)), third});
+    const double push_u = std::min({mu_, kBoundPush * std::max(1.0, std::abs(u)), third});
+    if (Finite(l) && z < l + push_l) z = l + push_l, moved = true;
+    if (Finite(u) && z > u - push_u) z = u - push_u, moved = true;
+  }
+  return !moved || (q_->EvaluateValues(x) && q_->EvaluateDerivatives(x));
+}
+
+void BarrierNewton::Gaps(const Vector& z) {
+  lower_gap_ = z - q_->layout().lower();
+  upper_gap_ = q_->layout().upper() - z;
+}
+
+// v = mu / gap, or the gradient where it pushes against the bound harder:
+// the bounds the last subproblem ended on keep their multipliers.
+void BarrierNewton::StartMultipliers(const Vector& grad_q) {
+  for (int i = 0; i < dz_.size(); ++i) {
+    v_lower_[i] = Finite(lower_gap_[i]) ? std::max(mu_ / lower_gap_[i], grad_q[i]) : 0.0;
+    v_upper_[i] = Finite(upper_gap_[i]) ? std::max(mu_ / upper_gap_[i], -grad_q[i]) : 0.0;
+  }
+}
+
+double BarrierNewton::Phi(const Iterate& it, double beta) const {
+  const SlackLayout& layout = q_->layout();
+  double barrier = 0.0;
+  for (int i = 0; i < layout.n(); ++i) {
+    if (Finite(layout.lower()[i])) barrier -= std::log(it.x[i] - layout.lower()[i]);
+    if (Finite(layout.upper()[i])) barrier -= std::log(layout.upper()[i] - it.x[i]);
+  }
+  return it.Q(beta) + mu_ * barrier;
+}
+
+// The max-norm KKT error of the barrier problem at mu (mu = 0: the box's).
+double BarrierNewton::KktError(const Iterate& x, double mu) const {
+  double e = 0.0;
+  for (int i = 0; i < dz_.size(); ++i) {
+    e = std::max(e, std::abs(x.grad_q[i] - v_lower_[i] + v_upper_[i]));
+    if (Finite(lower_gap_[i])) e = std::max(e, std::abs(lower_gap_[i] * v_lower_[i] - mu));
+    if (Finite(upper_gap_[i])) e = std::max(e, std::abs(upper_gap_[i] * v_upper_[i] - mu));
+  }
+  return e;
+}
+
+// Ipopt's monotone rule: mu <- max(mu_min, min(kappa_mu mu, mu^theta_mu))
+// while the barrier problem at mu is solved to kappa_eps mu.
+void BarrierNewton::LowerMu(const Iterate& x) {
+  while (mu_ > kMuMin && KktError(x, mu_) <= kKappaEps * mu_) {
+    mu_ = std::max(kMuMin, std::min(kKappaMu * mu_, std::pow(mu_, kThetaMu)));
+  }
+}
+
+// One Newton step on phi_mu; x moves to the accepted point, with values and
+// derivatives. False when no shift makes the matrix positive definite or the
+// search finds no decrease.
+bool BarrierNewton::Step(double beta, Iterate* x) {
+  const int n = dz_.size();
+  for (int i = 0; i < n; ++i) {
+    const bool l = Finite(lower_gap_[i]), u = Finite(upper_gap_[i]);
+    sigma_[i] = (l ? v_lower_[i] / lower_gap_[i] : 0.0) + (u ? v_upper_[i] / upper_gap_[i] : 0.0);
+    rhs_[i] = -x->grad_q[i] + (l ? mu_ / lower_gap_[i] : 0.0) - (u ? mu_ / upper_gap_[i] : 0.0);
+  }
+  if (!factor_->FactorWithDiagonal(*x, sigma_)) return false;
+  factor_->Solve(rhs_, &dz_);
+  if (!dz_.allFinite()) return false;
+  const double tau = std::max(0.99, 1.0 - mu_);  // Ipopt's tau_min
+  double alpha_v = 1.0;
+  for (int i = 0; i < n; ++i) {
+    const bool l = Finite(lower_gap_[i]), u = Finite(upper_gap_[i]);
+    dv_lower_[i] = l ? mu_ / lower_gap_[i] - v_lower_[i] - v_lower_[i] / lower_gap_[i] * dz_[i] : 0.0;
+    dv_upper_[i] = u ? mu_ / upper_gap_[i] - v_upper_[i] + v_upper_[i] / upper_gap_[i] * dz_[i] : 0.0;
+    if (dv_lower_[i] < 0.0) alpha_v = std::min(alpha_v, -tau * v_lower_[i] / dv_lower_[i]);
+    if (dv_upper_[i] < 0.0) alpha_v = std::min(alpha_v, -tau * v_upper_[i] / dv_upper_[i]);
+  }
+  if (!Search(beta, FractionToBoundary(tau), x)) return false;
+  v_lower_ += alpha_v * dv_lower_;
+  v_upper_ += alpha_v * dv_upper_;
+  Gaps(x->x);
+  ClampMultipliers();
+  return true;
+}
+
+// The largest step in (0, 1] that keeps z the fraction 1 - tau of each gap
+// away from its bound.
+double BarrierNewton::FractionToBoundary(double tau) const {
+  double alpha = 1.0;
+  for (int i = 0; i < dz_.size(); ++i) {
+    if (dz_[i] < 0.0 && Finite(lower_gap_[i])) alpha = std::min(alpha, -tau * lower_gap_[i] / dz_[i]);
+    if (dz_[i] > 0.0 && Finite(upper_gap_[i])) alpha = std::min(alpha, tau * upper_gap_[i] / dz_[i]);
+  }
+  return alpha;
+}
+
+// Armijo backtracking on phi_mu from alpha, halving; a trial that fails to
+// evaluate is cut back as Ipopt does.
+bool BarrierNewton::Search(double beta, double alpha, Iterate* x) {
+  const double phi0 = Phi(*x, beta);
+  const double slope = -rhs_.dot(dz_);  // grad phi_mu . dz
+  if (!(slope < 0.0)) return false;
+  const double noise = 1e-12 * std::max(1.0, std::abs(phi0));  // Phi's rounding
+  for (int k = 0; k < kMaxBacktracks; ++k, alpha *= 0.5) {
+    trial_.x = x->x + alpha * dz_;
+    if (!q_->EvaluateValues(&trial_)) continue;
+    if (!(Phi(trial_, beta) <= phi0 + kArmijo * alpha * slope + noise)) continue;
+    q_->SamePointNext();
+    if (!q_->EvaluateDerivatives(&trial_)) continue;
+    SwapIterates(x, &trial_);
+    return true;
+  }
+  return false;
+}
+
+// Ipopt's safeguard: v_i in [mu / (kappa_sigma gap_i), kappa_sigma mu / gap_i].
+void BarrierNewton::ClampMultipliers() {
+  for (int i = 0; i < dz_.size(); ++i) {
+    if (Finite(lower_gap_[i])) {
+      v_lower_[i] = std::clamp(v_lower_[i], mu_ / (kKappaSigma * lower_gap_[i]),
+                               kKappaSigma * mu_ / lower_gap_[i]);
+    }
+    if (Finite(upper_gap_[i])) {
+      v_upper_[i] = std::clamp(v_upper_[i], mu_ / (kKappaSigma * upper_gap_[i]),
+                               kKappaSigma * mu_ / upper_gap_[i]);
+    }
+  }
+}
+
+// snap_ = x with the bounds whose multiplier exceeds their gap snapped onto
+// them, then Newton steps on that face: kConverged where (2.4) holds there
+// and Q is not above the subproblem's start, kMoved where only the latter.
+BarrierNewton::Snap BarrierNewton::Snapped(const InnerControl& control, double q_start,
+                                           const Iterate& x) {
+  const SlackLayout& layout = q_->layout();
+  snap_ = x;
+  for (int i = 0; i < layout.n(); ++i) {
+    if (Finite(lower_gap_[i]) && v_lower_[i] > lower_gap_[i]) snap_.x[i] = layout.lower()[i];
+    if (Finite(upper_gap_[i]) && v_upper_[i] > upper_gap_[i]) snap_.x[i] = layout.upper()[i];
+  }
+  if (!q_->EvaluateValues(&snap_) || !q_->EvaluateDerivatives(&snap_)) return Snap::kRefused;
+  const double beta = q_->merit().beta();
+  if (snap_.Q(beta) > q_start + 1e-10 * std::max(1.0, std::abs(q_start))) return Snap::kRefused;
+  return FaceNewton(control, &snap_) ? Snap::kConverged : Snap::kMoved;
+}
+
+// (2.4) at x, or after up to kFaceSteps Newton steps on x's face (its
+// bounds held; each projected on the box, kept when Q does not rise). A face
+// whose H_FF is not positive definite takes no step.
+bool BarrierNewton::FaceNewton(const InnerControl& control, Iterate* x) {
+  const SlackLayout& layout = q_->layout();
+  const double beta = q_->merit().beta();
+  InnerControl test = control;
+  test.max_iterations = 1, test.deadline = nullptr;
+  auto solved = [&](Iterate* at) {
+    InnerSummary probe;
+    return CheckStop(test, at, &probe) && probe.status == InnerStatus::kConverged;
+  };
+  for (int k = 0; k < kFaceSteps; ++k) {
+    if (solved(x)) return true;
+    for (int i = 0; i < layout.n(); ++i) {
+      sigma_[i] = x->x[i] > layout.lower()[i] && x->x[i] < layout.upper()[i] ? 1.0 : 0.0;
+      rhs_[i] = -sigma_[i] * x->grad_q[i];
+    }
+    if (!factor_->EvaluateAndFactor(*x, sigma_)) return false;
+    factor_->Solve(rhs_, &dz_);
+    trial_.x = x->x + dz_;
+    layout.Project(trial_.x);
+    if (!q_->EvaluateValues(&trial_)) return false;
+    const double q = x->Q(beta);
+    if (trial_.Q(beta) > q + 1e-10 * std::max(1.0, std::abs(q))) return false;
+    q_->SamePointNext();
+    if (!q_->EvaluateDerivatives(&trial_)) return false;
+    SwapIterates(x, &trial_);
+  }
+  return solved(x);
+}
+
+// The trust region for the rest of the subproblem's budget, from x, or from
+// the subproblem's start where Q(x) is above it (2.3).
+InnerSummary BarrierNewton::Finish(const InnerControl& control, double q_start,
+                                   InnerSummary summary, Iterate* x) {
+  if (!(x->Q(q_->merit().beta()) <= q_start)) *x = start_;
+  InnerControl rest = control;
+  rest.max_iterations = std::max(0L, control.max_iterations - summary.iterations);
+  InnerSummary finished = finish_.Minimize(rest, x);
+  finished.iterations += summary.iterations;
+  return finished;
+}
+
+}  // namespace qpm

@@ -1,0 +1,81 @@
+// Interior steps on the bounds (Options::inner_solver = kInterior): Q_beta
+// over the box l <= z <= u by a primal-dual log-barrier Newton method on the
+// bounds alone (Waechter & Biegler 2006, Sec. 2-3, for a problem whose only
+// constraints are bounds):
+//
+//   min  phi_mu(z) = Q_beta(z) - mu sum log(z_i - l_i) - mu sum log(u_i - z_i)
+//   (H + Sigma + delta I) dz = -grad phi_mu,  Sigma = V_L (Z - L)^-1 + V_U (U - Z)^-1,
+//
+// H = W + beta J_z^T J_z, delta Ipopt's inertia correction; the bound
+// multipliers v move by the linearized complementarity, z and v each by its
+// fraction to the boundary, z by an Armijo search on phi_mu; mu falls
+// (Fiacco-McCormick, Ipopt's monotone rule) once the barrier problem's KKT
+// error is below kappa_eps mu. One factorization per step however many
+// bounds are active, where the active-set step changes a few per face
+// (docs/algorithm.md, "Interior steps on the bounds").
+//
+// Ending. The iterates stay inside the box, where the projected gradient of
+// (2.4) is the whole gradient; so once the box problem's KKT error is below
+// tau, the point with its active bounds (v_i > gap_i) snapped onto them is
+// tested, after at most three Newton steps on the face it defines; (2.3)
+// holds there or the point is not taken. Where mu cannot fall further, or
+// the steps stop moving z, or 50 steps pass at one mu, or a step fails, the
+// subproblem is finished by the trust region (inner/trust_region.hpp) from
+// the snapped or the current point (or the start, where Q rose above it).
+#ifndef QPM_CORE_INNER_BARRIER_NEWTON_HPP_
+#define QPM_CORE_INNER_BARRIER_NEWTON_HPP_
+
+#include <memory>
+
+#include "core/inner/cholesky_preconditioner.hpp"
+#include "core/inner/inner_solver.hpp"
+#include "core/inner/trust_region.hpp"
+
+namespace qpm {
+
+class BarrierNewton : public InnerSolver {
+ public:
+  // `factor`: of W + beta J_z^T J_z for q (MakeFactorization).
+  BarrierNewton(const TrustRegionOptions& options, AssembledPenalty q,
+                std::unique_ptr<CholeskyPreconditioner> factor);
+
+  InnerSummary Minimize(const InnerControl& control, Iterate* x) override;
+  long factorizations() const override {
+    return factor_->factorizations() + finish_.factorizations();
+  }
+  long corrections() const override { return finish_.corrections(); }
+  const char* preconditioner() const override { return "cholesky"; }
+  FaceSolve* LendFactorization() override { return factor_.get(); }
+
+ private:
+  enum class Snap { kConverged, kMoved, kRefused };
+  bool PushInside(Iterate* x);
+  void Gaps(const Vector& z);
+  void StartMultipliers(const Vector& grad_q);
+  double Phi(const Iterate& it, double beta) const;
+  double KktError(const Iterate& x, double mu) const;
+  void LowerMu(const Iterate& x);
+  bool Step(double beta, Iterate* x);
+  double FractionToBoundary(double tau) const;
+  bool Search(double beta, double alpha, Iterate* x);
+  void ClampMultipliers();
+  Snap Snapped(const InnerControl& control, double q_start, const Iterate& x);
+  bool FaceNewton(const InnerControl& control, Iterate* x);
+  InnerSummary Finish(const InnerControl& control, double q_start, InnerSummary summary, Iterate* x);
+
+  AssembledPenalty q_;
+  TrustRegion finish_;
+  std::unique_ptr<CholeskyPreconditioner> factor_;
+  Iterate trial_, start_, snap_;
+  Vector lower_gap_, upper_gap_;  // z - l, u - z (+inf without the bound)
+  Vector v_lower_, v_upper_;      // the bounds' multipliers
+  Vector sigma_, rhs_, dz_, dv_lower_, dv_upper_;
+  double mu_ = 0.1;
+  double snapped_at_mu_ = 0.0;  // mu of the last snap tried
+  int still_ = 0;               // steps in a row that did not move z
+  int steps_at_mu_ = 0;         // steps since mu last fell
+};
+
+}  // namespace qpm
+
+#endif  // QPM_CORE_INNER_BARRIER_NEWTON_HPP_
