@@ -486,6 +486,10 @@ void AddTrustRegion(Table* t) {
       "Bounded problems with the cholesky preconditioner: rounds in which the step frees every "
       "entry on a bound whose model gradient points into the box and solves its faces again; "
       "0: never."));
+  t->push_back(Number(QPM_FIELD(tr.interior_switch_factorizations), AtLeast(0.0),
+      "Bounded problems with a factorizing preconditioner: after a subproblem whose trust region "
+      "took more than this many factorizations per accepted step (over at least 3), the later "
+      "subproblems take the interior steps on the bounds; 0: never."));
   t->push_back(Number(QPM_FIELD(tr.release_gain), Open(0.0, 1.0),
       "Bounded problems: those rounds stop once one lowers the model by less than this fraction "
       "of the step's decrease so far."));

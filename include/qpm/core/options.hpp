@@ -174,6 +174,12 @@ struct TrustRegionOptions {
   // whole decrease so far (a round costs a solve on a new face).
   int release_rounds = 10;
   double release_gain = 0.1;
+  // Bounded problems with a factorizing preconditioner: after a subproblem
+  // whose trust region took more than this many factorizations per accepted
+  // step (over at least 3 steps), the later subproblems take the interior
+  // steps on the bounds (InnerSolverType::kInterior), each of which costs one
+  // or two; 0: never (docs/algorithm.md, "Interior steps on the bounds").
+  double interior_switch_factorizations = 20.0;
 };
 
 // Limited-memory BFGS on Q_beta (two-loop recursion) with the line search.

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/inner/preconditioner.hpp"
+
 namespace qpm {
 
 namespace {
@@ -25,8 +27,11 @@ bool Finite(double v) { return std::isfinite(v); }
 }  // namespace
 
 BarrierNewton::BarrierNewton(const TrustRegionOptions& options, AssembledPenalty q,
-                             std::unique_ptr<CholeskyPreconditioner> factor)
-    : q_(q), finish_(options, &q.penalty()), factor_(std::move(factor)) {
+                             std::unique_ptr<CholeskyPreconditioner> factor, TrustRegion* finish)
+    : q_(q),
+      own_finish_(finish ? nullptr : std::make_unique<TrustRegion>(options, &q.penalty())),
+      finish_(finish ? finish : own_finish_.get()),
+      factor_(std::move(factor)) {
   const int n = q_->layout().n();
   for (Iterate* it : {&trial_, &start_, &snap_}) q_->Allocate(it);
   for (Vector* v : {&lower_gap_, &upper_gap_, &v_lower_, &v_upper_, &sigma_, &rhs_, &dz_,
@@ -281,9 +286,33 @@ InnerSummary BarrierNewton::Finish(const InnerControl& control, double q_start,
   if (!(x->Q(q_->merit().beta()) <= q_start)) *x = start_;
   InnerControl rest = control;
   rest.max_iterations = std::max(0L, control.max_iterations - summary.iterations);
-  InnerSummary finished = finish_.Minimize(rest, x);
+  InnerSummary finished = finish_->Minimize(rest, x);
   finished.iterations += summary.iterations;
   return finished;
+}
+
+SwitchingTrustRegion::SwitchingTrustRegion(const TrustRegionOptions& options, AssembledPenalty q)
+    : options_(options), q_(q), trust_region_(options, &q.penalty()) {}
+
+InnerSummary SwitchingTrustRegion::Minimize(const InnerControl& control, Iterate* x) {
+  if (interior_) return interior_->Minimize(control, x);
+  const long before = trust_region_.factorizations();
+  const InnerSummary summary = trust_region_.Minimize(control, x);
+  const double per_step = static_cast<double>(trust_region_.factorizations() - before) /
+                          std::max(1L, summary.iterations);
+  if (summary.iterations >= 3 && per_step > options_.interior_switch_factorizations) {
+    std::unique_ptr<CholeskyPreconditioner> factor = MakeFactorization(options_, q_);
+    if (factor) interior_ = std::make_unique<BarrierNewton>(options_, q_, std::move(factor), &trust_region_);
+  }
+  return summary;
+}
+
+long SwitchingTrustRegion::factorizations() const {
+  return trust_region_.factorizations() + (interior_ ? interior_->factorizations() : 0);
+}
+
+FaceSolve* SwitchingTrustRegion::LendFactorization() {
+  return interior_ ? interior_->LendFactorization() : trust_region_.LendFactorization();
 }
 
 }  // namespace qpm

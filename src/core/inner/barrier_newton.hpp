@@ -35,15 +35,16 @@ namespace qpm {
 
 class BarrierNewton : public InnerSolver {
  public:
-  // `factor`: of W + beta J_z^T J_z for q (MakeFactorization).
+  // `factor`: of W + beta J_z^T J_z for q (MakeFactorization); `finish`:
+  // the trust region that finishes the subproblems (null: one of its own).
   BarrierNewton(const TrustRegionOptions& options, AssembledPenalty q,
-                std::unique_ptr<CholeskyPreconditioner> factor);
+                std::unique_ptr<CholeskyPreconditioner> factor, TrustRegion* finish = nullptr);
 
   InnerSummary Minimize(const InnerControl& control, Iterate* x) override;
   long factorizations() const override {
-    return factor_->factorizations() + finish_.factorizations();
+    return factor_->factorizations() + (own_finish_ ? own_finish_->factorizations() : 0);
   }
-  long corrections() const override { return finish_.corrections(); }
+  long corrections() const override { return own_finish_ ? own_finish_->corrections() : 0; }
   const char* preconditioner() const override { return "cholesky"; }
   FaceSolve* LendFactorization() override { return factor_.get(); }
 
@@ -64,7 +65,8 @@ class BarrierNewton : public InnerSolver {
   InnerSummary Finish(const InnerControl& control, double q_start, InnerSummary summary, Iterate* x);
 
   AssembledPenalty q_;
-  TrustRegion finish_;
+  std::unique_ptr<TrustRegion> own_finish_;
+  TrustRegion* finish_;
   std::unique_ptr<CholeskyPreconditioner> factor_;
   Iterate trial_, start_, snap_;
   Vector lower_gap_, upper_gap_;  // z - l, u - z (+inf without the bound)
@@ -74,6 +76,27 @@ class BarrierNewton : public InnerSolver {
   double snapped_at_mu_ = 0.0;  // mu of the last snap tried
   int still_ = 0;               // steps in a row that did not move z
   int steps_at_mu_ = 0;         // steps since mu last fell
+};
+
+// The trust region, switched to the interior steps for the rest of the solve
+// after a subproblem whose trust region took more than
+// TrustRegionOptions::interior_switch_factorizations factorizations per
+// accepted step: counted work, so the same model takes the same path on any
+// machine (docs/algorithm.md, "Interior steps on the bounds").
+class SwitchingTrustRegion : public InnerSolver {
+ public:
+  SwitchingTrustRegion(const TrustRegionOptions& options, AssembledPenalty q);
+  InnerSummary Minimize(const InnerControl& control, Iterate* x) override;
+  long factorizations() const override;
+  long corrections() const override { return trust_region_.corrections(); }
+  const char* preconditioner() const override { return trust_region_.preconditioner(); }
+  FaceSolve* LendFactorization() override;
+
+ private:
+  TrustRegionOptions options_;
+  AssembledPenalty q_;
+  TrustRegion trust_region_;
+  std::unique_ptr<BarrierNewton> interior_;  // made at the switch
 };
 
 }  // namespace qpm

@@ -159,6 +159,11 @@ std::unique_ptr<InnerSolver> MakeInnerSolver(const Options& options, PenaltyFunc
     std::unique_ptr<CholeskyPreconditioner> factor = MakeFactorization(options.tr, *q->assembled());
     if (factor) return std::make_unique<BarrierNewton>(options.tr, *q->assembled(), std::move(factor));
   }
+  if (options.inner_solver == InnerSolverType::kTrustRegion && q->layout().has_bounds() &&
+      q->assembled() && options.tr.interior_switch_factorizations > 0.0 &&
+      options.mode != Mode::kPaper) {
+    return std::make_unique<SwitchingTrustRegion>(options.tr, *q->assembled());
+  }
   if (options.inner_solver == InnerSolverType::kTrustRegion ||
       options.inner_solver == InnerSolverType::kInterior) {
     return std::make_unique<TrustRegion>(options.tr, q);
