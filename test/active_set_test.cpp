@@ -159,6 +159,7 @@ BOOST_AUTO_TEST_CASE(InteriorStepsReachTheCornerOfA1000DimensionalBoxInAFewFacto
   BOOST_TEST((x.x.array() == 0.01).all());  // snapped exactly onto the bounds
   BOOST_TEST(x.grad_q_norm == 0.0);
   BOOST_TEST(x.Q(q.merit().beta()) < q_start);  // (2.3)
+  BOOST_TEST(q.counts().hess_products == 0);  // the barrier's steps, not the trust region's finish
 }
 
 BOOST_AUTO_TEST_CASE(CgOnAFaceMovesOnlyTheFreeEntriesAndReachesTheFaceMinimizer) {

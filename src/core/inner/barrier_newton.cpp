@@ -55,7 +55,10 @@ InnerSummary BarrierNewton::Minimize(const InnerControl& control, Iterate* x) {
     return summary;
   };
   const Vector grad_q = x->grad_q;
-  if (!PushInside(x)) return give_back(InnerStatus::kEvaluationError);
+  if (!PushInside(x)) {  // x's cached values are stale: the trust region from the start
+    *x = start_;
+    return Finish(control, q_start, summary, x);
+  }
   Gaps(x->x);
   StartMultipliers(grad_q);
   StallMonitor monitor(std::numeric_limits<long>::max() / 2, control.stall_rounding, *x, beta);
@@ -253,11 +256,9 @@ BarrierNewton::Snap BarrierNewton::Snapped(const InnerControl& control, double q
 bool BarrierNewton::FaceNewton(const InnerControl& control, Iterate* x) {
   const SlackLayout& layout = q_->layout();
   const double beta = q_->merit().beta();
-  InnerControl test = control;
-  test.max_iterations = 1, test.deadline = nullptr;
-  auto solved = [&](Iterate* at) {
-    InnerSummary probe;
-    return CheckStop(test, at, &probe) && probe.status == InnerStatus::kConverged;
+  auto solved = [&](Iterate* at) {  // (2.4), or the solve's own test (CheckStop's first branch)
+    return at->grad_q_norm <= control.tolerance(at->c_norm()) ||
+           (control.solves_problem && control.solves_problem(at));
   };
   for (int k = 0; k < kFaceSteps; ++k) {
     if (solved(x)) return true;
