@@ -98,6 +98,77 @@ struct StringOverACap {
   int free_at_solution = 0;
 };
 
+// The string over the cap as a model: min 1/2 u^T L u over u >= psi (the
+// obstacle), from u = psi + 1, strictly convex, so one minimizer.
+class CapObstacle : public qpm::Problem {
+ public:
+  explicit CapObstacle(int n) : cap_(n), psi_(cap_.laplacian.diagonal().size()) {
+    const double h = 1.0 / (n + 1);
+    for (int i = 0; i < n; ++i) {
+      const double s = (i + 1) * h;
+      psi_[i] = 1.0 - 8.0 * (s - 0.5) * (s - 0.5);
+    }
+  }
+  int num_variables() const override { return cap_.n; }
+  int num_constraints() const override { return 0; }
+  void GetBounds(qpm::VectorRef x_l, qpm::VectorRef x_u, qpm::VectorRef, qpm::VectorRef) const override {
+    x_l = psi_;
+    x_u.setConstant(1e20);
+  }
+  void InitJacobian(qpm::SparseMatrix* j) const override { j->resize(0, cap_.n); }
+  bool EvalObjective(const qpm::ConstVectorRef& x, double* f) override {
+    *f = 0.5 * x.dot(cap_.laplacian * x);
+    return true;
+  }
+  bool EvalConstraints(const qpm::ConstVectorRef&, qpm::VectorRef) override { return true; }
+  bool EvalGradient(const qpm::ConstVectorRef& x, qpm::VectorRef g) override {
+    g = cap_.laplacian * x;
+    return true;
+  }
+  bool EvalJacobian(const qpm::ConstVectorRef&, qpm::SparseMatrixView*) override { return true; }
+  bool has_hessian() const override { return true; }
+  void InitHessian(qpm::SparseMatrix* h) const override { *h = Lower(); }
+  bool EvalHessian(const qpm::ConstVectorRef&, double sigma, const qpm::ConstVectorRef&,
+                   qpm::SparseMatrix* h) override {
+    *h = sigma * Lower();
+    return true;
+  }
+  const StringOverACap& cap() const { return cap_; }
+  const Vector& obstacle() const { return psi_; }
+
+ private:
+  qpm::SparseMatrix Lower() const {
+    const MatrixXd lower = cap_.laplacian.triangularView<Eigen::Lower>();
+    return lower.sparseView();
+  }
+  StringOverACap cap_;
+  Vector psi_;
+};
+
+// The minimizer of `problem` by `solver` from its start, with the penalty's
+// counts: status, point, Hessian products.
+struct Solved {
+  qpm::InnerSummary summary;
+  Vector x;
+  long hess_products = 0;
+};
+template <class MakeSolver>
+Solved SolveCap(int n, MakeSolver make) {
+  CapObstacle problem(n);
+  qpm::PenaltyFunction q(&problem);
+  qpm::Iterate x;
+  q.Allocate(&x);
+  x.x = problem.obstacle().array() + 1.0;
+  BOOST_REQUIRE(q.EvaluateValues(&x));
+  BOOST_REQUIRE(q.EvaluateDerivatives(&x));
+  auto solver = make(&q);
+  qpm::InnerControl control;
+  control.tolerance = qpm::FeasibilityTolerance{1e-8, 1e-8, 0.0};
+  control.max_iterations = 10 * n;
+  Solved r{solver->Minimize(control, &x), x.x, q.counts().hess_products};
+  return r;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(CauchyPointActivatesEveryBoundOfA1000DimensionalCornerAtOnce) {
@@ -160,6 +231,30 @@ BOOST_AUTO_TEST_CASE(InteriorStepsReachTheCornerOfA1000DimensionalBoxInAFewFacto
   BOOST_TEST(x.grad_q_norm == 0.0);
   BOOST_TEST(x.Q(q.merit().beta()) < q_start);  // (2.3)
   BOOST_TEST(q.counts().hess_products == 0);  // the barrier's steps, not the trust region's finish
+}
+
+// On an obstacle problem the barrier's own steps and snap find the contact
+// set (no trust-region finish: no Hessian products) and the minimizer the
+// trust region finds.
+BOOST_AUTO_TEST_CASE(InteriorStepsFindTheObstacleProblemsContactSetAndMinimizerOnTheirOwn) {
+  const int n = 199;
+  const Solved interior = SolveCap(n, [](qpm::PenaltyFunction* q) {
+    auto factor = qpm::MakeFactorization(qpm::TrustRegionOptions(), *q->assembled());
+    BOOST_REQUIRE(factor);
+    return std::make_unique<qpm::BarrierNewton>(qpm::TrustRegionOptions(), *q->assembled(),
+                                                std::move(factor));
+  });
+  const Solved trust_region = SolveCap(n, [](qpm::PenaltyFunction* q) {
+    return std::make_unique<qpm::TrustRegion>(qpm::TrustRegionOptions(), q);
+  });
+  BOOST_TEST(interior.summary.status == qpm::InnerStatus::kConverged);
+  BOOST_TEST(trust_region.summary.status == qpm::InnerStatus::kConverged);
+  BOOST_TEST(interior.hess_products == 0);  // the barrier's steps, not the trust region's finish
+  BOOST_TEST(interior.summary.iterations <= 25);
+  const CapObstacle problem(n);
+  const long on_bound = (interior.x.array() == problem.obstacle().array()).count();  // snapped exactly
+  BOOST_TEST(std::abs(on_bound - (n - problem.cap().free_at_solution)) <= 2);
+  BOOST_TEST((interior.x - trust_region.x).lpNorm<Eigen::Infinity>() <= 1e-6);
 }
 
 BOOST_AUTO_TEST_CASE(CgOnAFaceMovesOnlyTheFreeEntriesAndReachesTheFaceMinimizer) {

@@ -29,6 +29,7 @@ bool Finite(double v) { return std::isfinite(v); }
 BarrierNewton::BarrierNewton(const TrustRegionOptions& options, AssembledPenalty q,
                              std::unique_ptr<CholeskyPreconditioner> factor, TrustRegion* finish)
     : q_(q),
+      value_noise_(options.value_noise),
       own_finish_(finish ? nullptr : std::make_unique<TrustRegion>(options, &q.penalty())),
       finish_(finish ? finish : own_finish_.get()),
       factor_(std::move(factor)) {
@@ -54,13 +55,12 @@ InnerSummary BarrierNewton::Minimize(const InnerControl& control, Iterate* x) {
     summary.status = status;
     return summary;
   };
-  const Vector grad_q = x->grad_q;
   if (!PushInside(x)) {  // x's cached values are stale: the trust region from the start
     *x = start_;
     return Finish(control, q_start, summary, x);
   }
   Gaps(x->x);
-  StartMultipliers(grad_q);
+  StartMultipliers(start_.grad_q);
   StallMonitor monitor(std::numeric_limits<long>::max() / 2, control.stall_rounding, *x, beta);
   while (true) {
     const bool try_snap = mu_ < snapped_at_mu_ || still_ >= kStillSteps;
@@ -88,11 +88,8 @@ InnerSummary BarrierNewton::Minimize(const InnerControl& control, Iterate* x) {
     steps_at_mu_ = mu_ < mu_before ? 0 : steps_at_mu_ + 1;
     if (steps_at_mu_ > kStepsPerMu) return Finish(control, q_start, summary, x);
     if (!q_->EvaluateHessian(*x)) return give_back(InnerStatus::kEvaluationError);
-    if (!Step(beta, x)) {
-      return Finish(control, q_start, summary, x);
-    }
     StepInfo step;
-    step.step_norm = dz_.norm();
+    if (!Step(beta, x, &step.step_norm)) return Finish(control, q_start, summary, x);
     const double resolution = 1e-9 * std::max(1.0, x->x.lpNorm<Eigen::Infinity>());
     still_ = step.step_norm <= resolution ? still_ + 1 : 0;
     if (still_ >= 2 * kStillSteps) return Finish(control, q_start, summary, x);
@@ -100,16 +97,21 @@ InnerSummary BarrierNewton::Minimize(const InnerControl& control, Iterate* x) {
   }
 }
 
-// Moves z off its bounds by min(mu, bound_push max(1, |bound|), a third of
-// the box's width), as Ipopt pushes its start.
+// Moves z off its bounds by min(mu, bound_push max(1, |bound|)), at least
+// a hundred ulps of the bound (so that the gap is not rounded to zero) and at
+// most a third of the box's width, as Ipopt pushes its start.
 bool BarrierNewton::PushInside(Iterate* x) {
   const SlackLayout& layout = q_->layout();
+  auto push = [&](double bound, double third) {
+    const double scale = std::max(1.0, std::abs(bound));
+    const double floor = 100.0 * std::numeric_limits<double>::epsilon() * scale;
+    return std::min(std::max(std::min(mu_, kBoundPush * scale), floor), third);
+  };
   bool moved = false;
   for (int i = 0; i < layout.n(); ++i) {
     const double l = layout.lower()[i], u = layout.upper()[i], third = (u - l) / 3.0;
     double& z = x->x[i];
-    const double push_l = std::min({mu_, kBoundPush * std::max(1.0, std::abs(l)), third});
-    const double push_u = std::min({mu_, kBoundPush * std::max(1.0, std::abs(u)), third});
+    const double push_l = push(l, third), push_u = push(u, third);
     if (Finite(l) && z < l + push_l) z = l + push_l, moved = true;
     if (Finite(u) && z > u - push_u) z = u - push_u, moved = true;
   }
@@ -160,9 +162,9 @@ void BarrierNewton::LowerMu(const Iterate& x) {
 }
 
 // One Newton step on phi_mu; x moves to the accepted point, with values and
-// derivatives. False when no shift makes the matrix positive definite or the
-// search finds no decrease.
-bool BarrierNewton::Step(double beta, Iterate* x) {
+// derivatives, and *moved is the step's length. False when no shift makes
+// the matrix positive definite or the search finds no decrease.
+bool BarrierNewton::Step(double beta, Iterate* x, double* moved) {
   const int n = dz_.size();
   for (int i = 0; i < n; ++i) {
     const bool l = Finite(lower_gap_[i]), u = Finite(upper_gap_[i]);
@@ -181,7 +183,9 @@ bool BarrierNewton::Step(double beta, Iterate* x) {
     if (dv_lower_[i] < 0.0) alpha_v = std::min(alpha_v, -tau * v_lower_[i] / dv_lower_[i]);
     if (dv_upper_[i] < 0.0) alpha_v = std::min(alpha_v, -tau * v_upper_[i] / dv_upper_[i]);
   }
-  if (!Search(beta, FractionToBoundary(tau), x)) return false;
+  const double alpha = Search(beta, FractionToBoundary(tau), x);
+  if (!(alpha > 0.0)) return false;
+  *moved = alpha * dz_.norm();
   v_lower_ += alpha_v * dv_lower_;
   v_upper_ += alpha_v * dv_upper_;
   Gaps(x->x);
@@ -201,11 +205,11 @@ double BarrierNewton::FractionToBoundary(double tau) const {
 }
 
 // Armijo backtracking on phi_mu from alpha, halving; a trial that fails to
-// evaluate is cut back as Ipopt does.
-bool BarrierNewton::Search(double beta, double alpha, Iterate* x) {
+// evaluate is cut back as Ipopt does. The step taken, 0 where none.
+double BarrierNewton::Search(double beta, double alpha, Iterate* x) {
   const double phi0 = Phi(*x, beta);
   const double slope = -rhs_.dot(dz_);  // grad phi_mu . dz
-  if (!(slope < 0.0)) return false;
+  if (!(slope < 0.0)) return 0.0;
   const double noise = 1e-12 * std::max(1.0, std::abs(phi0));  // Phi's rounding
   for (int k = 0; k < kMaxBacktracks; ++k, alpha *= 0.5) {
     trial_.x = x->x + alpha * dz_;
@@ -214,9 +218,9 @@ bool BarrierNewton::Search(double beta, double alpha, Iterate* x) {
     q_->SamePointNext();
     if (!q_->EvaluateDerivatives(&trial_)) continue;
     SwapIterates(x, &trial_);
-    return true;
+    return alpha;
   }
-  return false;
+  return 0.0;
 }
 
 // Ipopt's safeguard: v_i in [mu / (kappa_sigma gap_i), kappa_sigma mu / gap_i].
@@ -246,8 +250,10 @@ BarrierNewton::Snap BarrierNewton::Snapped(const InnerControl& control, double q
   }
   if (!q_->EvaluateValues(&snap_) || !q_->EvaluateDerivatives(&snap_)) return Snap::kRefused;
   const double beta = q_->merit().beta();
-  if (snap_.Q(beta) > q_start + 1e-10 * std::max(1.0, std::abs(q_start))) return Snap::kRefused;
-  return FaceNewton(control, &snap_) ? Snap::kConverged : Snap::kMoved;
+  if (!(snap_.Q(beta) <= q_start)) return Snap::kRefused;  // (2.3)
+  const bool solved = FaceNewton(control, &snap_);
+  if (!(snap_.Q(beta) <= q_start)) return Snap::kRefused;  // (2.3) after the face steps
+  return solved ? Snap::kConverged : Snap::kMoved;
 }
 
 // (2.4) at x, or after up to kFaceSteps Newton steps on x's face (its
@@ -271,8 +277,8 @@ bool BarrierNewton::FaceNewton(const InnerControl& control, Iterate* x) {
     trial_.x = x->x + dz_;
     layout.Project(trial_.x);
     if (!q_->EvaluateValues(&trial_)) return false;
-    const double q = x->Q(beta);
-    if (trial_.Q(beta) > q + 1e-10 * std::max(1.0, std::abs(q))) return false;
+    const double q = x->Q(beta);  // within Q's rounding (tr.value_noise), but never above the start
+    if (trial_.Q(beta) > q + value_noise_ * std::max(1.0, std::abs(q))) return false;
     q_->SamePointNext();
     if (!q_->EvaluateDerivatives(&trial_)) return false;
     SwapIterates(x, &trial_);

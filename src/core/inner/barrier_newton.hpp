@@ -56,15 +56,16 @@ class BarrierNewton : public InnerSolver {
   double Phi(const Iterate& it, double beta) const;
   double KktError(const Iterate& x, double mu) const;
   void LowerMu(const Iterate& x);
-  bool Step(double beta, Iterate* x);
+  bool Step(double beta, Iterate* x, double* moved);
   double FractionToBoundary(double tau) const;
-  bool Search(double beta, double alpha, Iterate* x);
+  double Search(double beta, double alpha, Iterate* x);
   void ClampMultipliers();
   Snap Snapped(const InnerControl& control, double q_start, const Iterate& x);
   bool FaceNewton(const InnerControl& control, Iterate* x);
   InnerSummary Finish(const InnerControl& control, double q_start, InnerSummary summary, Iterate* x);
 
   AssembledPenalty q_;
+  double value_noise_;  // TrustRegionOptions::value_noise: Q's rounding on a face step
   std::unique_ptr<TrustRegion> own_finish_;
   TrustRegion* finish_;
   std::unique_ptr<CholeskyPreconditioner> factor_;
