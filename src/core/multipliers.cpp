@@ -32,12 +32,19 @@ class LeastSquaresOperator {
   }
   // A^T (b - A y): the normal-equation residual at y (ay_ overwritten).
   Vector NormalResidual(const Vector& y) {
+    Vector out(z_.m());
+    NormalResidual(y, &out);
+    return out;
+  }
+  void NormalResidual(const Vector& y, Vector* out) {
     Apply(y);
     const int n = z_.n_x();
     for (int i = 0; i < n; ++i) ay_[i] = Free(i) ? -it_.grad_f[i] - ay_[i] : 0.0;
     ay_.tail(z_.num_slacks()) *= -1.0;
-    return Transposed(ay_);
+    jz_.Times(it_, ay_, *out);
   }
+  // b - A y at the last NormalResidual's y.
+  const Vector& residual() const { return ay_; }
   // A^T r for r zero on the rows of z at a bound.
   Vector Transposed(const Vector& r) const {
     Vector out(z_.m());
@@ -187,8 +194,12 @@ class GramCholesky {
 
 // min ||A lambda - b|| by Jacobi-preconditioned CG on the normal equations
 // (CGLS) from `guess`, the residual recomputed from lambda each iteration;
-// stops when ||A^T r|| <= tolerance ||A^T b||. `guess` itself when no entry
-// of z is free.
+// stops when ||A^T r|| <= tolerance ||A^T b||, or when ||r||^2 has not
+// fallen by a relative kLeastSquaresProgress in kLeastSquaresStall
+// iterations (at the rounding of r, far above a tight tolerance's
+// ||A^T r||). `guess` itself when no entry of z is free.
+constexpr double kLeastSquaresProgress = 1e-12;
+constexpr int kLeastSquaresStall = 20;
 Vector SolveLeastSquares(const PenaltyFunction& q, const Iterate& it, int max_iterations,
                          double tolerance, const Vector& guess, Workspace* work) {
   LeastSquaresOperator a(q, it, work);
@@ -202,16 +213,25 @@ Vector SolveLeastSquares(const PenaltyFunction& q, const Iterate& it, int max_it
   Vector s = a.NormalResidual(y);
   if (threshold == 0.0) return Vector::Zero(m);
   if (SquaredNorm(r, s) < threshold) return y;
-  Vector p = d.cwiseProduct(s);
+  Vector p = d.cwiseProduct(s), ds(m);
   double rz = Dot(r, s, p);
+  double low = SquaredNorm(r, a.residual());
+  int since_low = 0;
   for (int i = 0; i < max_iterations; ++i) {
     const double ap = SquaredNorm(r, a.Apply(p));
     if (!(ap > 0.0)) break;
     y += (rz / ap) * p;
-    s = a.NormalResidual(y);
+    a.NormalResidual(y, &s);
     if (SquaredNorm(r, s) < threshold) break;
-    const double rz_next = Dot(r, s, d.cwiseProduct(s));
-    p = d.cwiseProduct(s) + (rz_next / rz) * p;
+    // ||b - A y||, which CGLS lowers monotonically, has stopped falling:
+    // rounding, not the tolerance, ends the solve.
+    const double size = SquaredNorm(r, a.residual());
+    since_low = size < (1.0 - kLeastSquaresProgress) * low ? 0 : since_low + 1;
+    low = std::min(low, size);
+    if (since_low >= kLeastSquaresStall) break;
+    ds = d.cwiseProduct(s);
+    const double rz_next = Dot(r, s, ds);
+    p = ds + (rz_next / rz) * p;
     rz = rz_next;
   }
   return y;

@@ -227,13 +227,20 @@ class FirstOrderMultipliers : public MultiplierUpdate {
   }
   // lambda such that lambda + beta c(x) is the least-squares estimate at x
   // (solved from lambda + beta c), and Q refreshed at x.
-  void SetLeastSquares(PenaltyFunction* q, Iterate* x) const {
+  // The estimate the subproblem's end tried is the one the verdict adopts:
+  // the same point and guess reuse it.
+  void SetLeastSquares(PenaltyFunction* q, Iterate* x) {
     const Vector guess = q->merit().multipliers() + q->merit().beta() * x->c;
-    const Vector estimate = AccurateLeastSquaresMultipliers(
-        *q, *x, guess, o_.tr.factor_flops_per_entry, q->workspace());
-    q->merit().SetMultipliers(estimate - q->merit().beta() * x->c);
+    auto same = [](const Vector& a, const Vector& b) { return a.size() == b.size() && a == b; };
+    if (!same(x->x, estimated_at_) || !same(guess, estimated_from_)) {
+      estimate_ = AccurateLeastSquaresMultipliers(*q, *x, guess, o_.tr.factor_flops_per_entry,
+                                                  q->workspace());
+      estimated_at_ = x->x, estimated_from_ = guess;
+    }
+    q->merit().SetMultipliers(estimate_ - q->merit().beta() * x->c);
     q->merit().Refresh(x);
   }
+  Vector estimate_, estimated_at_, estimated_from_;
   // Whether the least-squares multipliers stay where the test holds with them.
   enum class Keep { kIfConverged, kNever };
   // The test with the least-squares multipliers at x; q and x are left as
