@@ -228,11 +228,13 @@ class FirstOrderMultipliers : public MultiplierUpdate {
   // lambda such that lambda + beta c(x) is the least-squares estimate at x
   // (solved from lambda + beta c), and Q refreshed at x.
   // The estimate the subproblem's end tried is the one the verdict adopts:
-  // the same point and guess reuse it.
+  // the same point and guess reuse it (decided over every process: the
+  // solve's reductions are collective).
   void SetLeastSquares(PenaltyFunction* q, Iterate* x) {
     const Vector guess = q->merit().multipliers() + q->merit().beta() * x->c;
     auto same = [](const Vector& a, const Vector& b) { return a.size() == b.size() && a == b; };
-    if (!same(x->x, estimated_at_) || !same(guess, estimated_from_)) {
+    const bool here = same(x->x, estimated_at_) && same(guess, estimated_from_);
+    if (!(q->layout().reduce().Min(here ? 1.0 : 0.0) > 0.0)) {
       estimate_ = AccurateLeastSquaresMultipliers(*q, *x, guess, o_.tr.factor_flops_per_entry,
                                                   q->workspace());
       estimated_at_ = x->x, estimated_from_ = guess;
