@@ -194,10 +194,12 @@ class GramCholesky {
 
 // min ||A lambda - b|| by Jacobi-preconditioned CG on the normal equations
 // (CGLS) from `guess`, the residual recomputed from lambda each iteration;
-// stops when ||A^T r|| <= tolerance ||A^T b||, or when ||r||^2 has not
-// fallen by a relative kLeastSquaresProgress in kLeastSquaresStall
-// iterations (at the rounding of r, far above a tight tolerance's
-// ||A^T r||). `guess` itself when no entry of z is free.
+// stops when ||A^T r|| <= tolerance ||A^T b||, or when ||r||^2 has had no
+// new low by a relative kLeastSquaresProgress for kLeastSquaresStall
+// iterations: at a point that is not stationary, r's rounding keeps
+// ||A^T r|| above a tight tolerance, and the iterations after ||r|| has
+// settled only move lambda along directions A barely sees. `guess` itself
+// when no entry of z is free.
 constexpr double kLeastSquaresProgress = 1e-12;
 constexpr int kLeastSquaresStall = 20;
 Vector SolveLeastSquares(const PenaltyFunction& q, const Iterate& it, int max_iterations,
@@ -223,12 +225,14 @@ Vector SolveLeastSquares(const PenaltyFunction& q, const Iterate& it, int max_it
     y += (rz / ap) * p;
     a.NormalResidual(y, &s);
     if (SquaredNorm(r, s) < threshold) break;
-    // ||b - A y||, which CGLS lowers monotonically, has stopped falling:
-    // rounding, not the tolerance, ends the solve.
+    // ||b - A y||, which CGLS lowers monotonically, has settled: the dual
+    // infeasibility it measures is at its least to 1e-12.
     const double size = SquaredNorm(r, a.residual());
-    since_low = size < (1.0 - kLeastSquaresProgress) * low ? 0 : since_low + 1;
-    low = std::min(low, size);
-    if (since_low >= kLeastSquaresStall) break;
+    if (size < (1.0 - kLeastSquaresProgress) * low) {
+      low = size, since_low = 0;
+    } else if (++since_low >= kLeastSquaresStall) {
+      break;
+    }
     ds = d.cwiseProduct(s);
     const double rz_next = Dot(r, s, ds);
     p = ds + (rz_next / rz) * p;

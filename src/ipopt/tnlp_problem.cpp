@@ -10,6 +10,7 @@
 #include <limits>
 #include <utility>
 
+#include "core/linalg/hash_bits.hpp"
 #include "core/linalg/huge_pages.hpp"
 
 
@@ -338,31 +339,6 @@ bool TnlpProblem::Guard(const char* name, Callback&& callback) {
   }
   return false;
 }
-
-namespace {
-
-// A hash of x's bits in four FNV-1a lanes (independent chains, so not bound
-// by the multiplier's latency). Each lane's step is a bijection of its state
-// for a given word, so x differing from the hashed vector in one entry always
-// changes the hash; differing in more, it collides with probability ~2^-64.
-std::uint64_t HashBits(const ConstVectorRef& x) {
-  constexpr std::uint64_t kPrime = 0x100000001b3ULL;
-  std::uint64_t lane[4] = {0xcbf29ce484222325ULL, 1, 2, 3};
-  const Eigen::Index n = x.size();
-  Eigen::Index i = 0;
-  auto bits = [&](Eigen::Index k) {
-    std::uint64_t b;
-    std::memcpy(&b, x.data() + k, sizeof b);
-    return b;
-  };
-  for (; i + 4 <= n; i += 4) {
-    for (int l = 0; l < 4; ++l) lane[l] = (lane[l] ^ bits(i + l)) * kPrime;
-  }
-  for (; i < n; ++i) lane[0] = (lane[0] ^ bits(i)) * kPrime;
-  return ((lane[0] * kPrime ^ lane[1]) * kPrime ^ lane[2]) * kPrime ^ lane[3];
-}
-
-}  // namespace
 
 // Ipopt's new_x: false only for the same vector (where it lies, and the hash
 // of its bits) as the last call's. The solver evaluates a point through one

@@ -251,15 +251,14 @@ BarrierNewton::Snap BarrierNewton::Snapped(const InnerControl& control, double q
   if (!q_->EvaluateValues(&snap_) || !q_->EvaluateDerivatives(&snap_)) return Snap::kRefused;
   const double beta = q_->merit().beta();
   if (!(snap_.Q(beta) <= q_start)) return Snap::kRefused;  // (2.3)
-  const bool solved = FaceNewton(control, &snap_);
-  if (!(snap_.Q(beta) <= q_start)) return Snap::kRefused;  // (2.3) after the face steps
-  return solved ? Snap::kConverged : Snap::kMoved;
+  return FaceNewton(control, q_start, &snap_) ? Snap::kConverged : Snap::kMoved;
 }
 
 // (2.4) at x, or after up to kFaceSteps Newton steps on x's face (its
-// bounds held; each projected on the box, kept when Q does not rise). A face
-// whose H_FF is not positive definite takes no step.
-bool BarrierNewton::FaceNewton(const InnerControl& control, Iterate* x) {
+// bounds held; each projected on the box, kept where Q rises by no more
+// than its rounding and stays at most q_start, (2.3)). A face whose H_FF is
+// not positive definite takes no step.
+bool BarrierNewton::FaceNewton(const InnerControl& control, double q_start, Iterate* x) {
   const SlackLayout& layout = q_->layout();
   const double beta = q_->merit().beta();
   auto solved = [&](Iterate* at) {  // (2.4), or the solve's own test (CheckStop's first branch)
@@ -277,8 +276,8 @@ bool BarrierNewton::FaceNewton(const InnerControl& control, Iterate* x) {
     trial_.x = x->x + dz_;
     layout.Project(trial_.x);
     if (!q_->EvaluateValues(&trial_)) return false;
-    const double q = x->Q(beta);  // within Q's rounding (tr.value_noise), but never above the start
-    if (trial_.Q(beta) > q + value_noise_ * std::max(1.0, std::abs(q))) return false;
+    const double q = x->Q(beta), q_trial = trial_.Q(beta);
+    if (q_trial > q + value_noise_ * std::max(1.0, std::abs(q)) || !(q_trial <= q_start)) return false;
     q_->SamePointNext();
     if (!q_->EvaluateDerivatives(&trial_)) return false;
     SwapIterates(x, &trial_);

@@ -61,7 +61,7 @@ class BarrierNewton : public InnerSolver {
   double Search(double beta, double alpha, Iterate* x);
   void ClampMultipliers();
   Snap Snapped(const InnerControl& control, double q_start, const Iterate& x);
-  bool FaceNewton(const InnerControl& control, Iterate* x);
+  bool FaceNewton(const InnerControl& control, double q_start, Iterate* x);
   InnerSummary Finish(const InnerControl& control, double q_start, InnerSummary summary, Iterate* x);
 
   AssembledPenalty q_;

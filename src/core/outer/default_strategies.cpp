@@ -3,11 +3,13 @@
 // max(tol, ||c||), and Ipopt's termination test on the (scaled) problem.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <optional>
 
-#include "core/outer/strategies.hpp"
+#include "core/linalg/hash_bits.hpp"
 #include "core/multipliers.hpp"
+#include "core/outer/strategies.hpp"
 #include "core/stationarity.hpp"
 
 namespace qpm {
@@ -228,21 +230,23 @@ class FirstOrderMultipliers : public MultiplierUpdate {
   // lambda such that lambda + beta c(x) is the least-squares estimate at x
   // (solved from lambda + beta c), and Q refreshed at x.
   // The estimate the subproblem's end tried is the one the verdict adopts:
-  // the same point and guess reuse it (decided over every process: the
-  // solve's reductions are collective).
+  // the same point (its bits' hash, no copy of z) and guess reuse it,
+  // decided over every process (the solve's reductions are collective).
   void SetLeastSquares(PenaltyFunction* q, Iterate* x) {
     const Vector guess = q->merit().multipliers() + q->merit().beta() * x->c;
-    auto same = [](const Vector& a, const Vector& b) { return a.size() == b.size() && a == b; };
-    const bool here = same(x->x, estimated_at_) && same(guess, estimated_from_);
+    const std::uint64_t at = HashBits(x->x);
+    const bool here = has_estimate_ && at == estimated_at_ && guess == estimated_from_;
     if (!(q->layout().reduce().Min(here ? 1.0 : 0.0) > 0.0)) {
       estimate_ = AccurateLeastSquaresMultipliers(*q, *x, guess, o_.tr.factor_flops_per_entry,
                                                   q->workspace());
-      estimated_at_ = x->x, estimated_from_ = guess;
+      has_estimate_ = true, estimated_at_ = at, estimated_from_ = guess;
     }
     q->merit().SetMultipliers(estimate_ - q->merit().beta() * x->c);
     q->merit().Refresh(x);
   }
-  Vector estimate_, estimated_at_, estimated_from_;
+  bool has_estimate_ = false;
+  std::uint64_t estimated_at_ = 0;
+  Vector estimate_, estimated_from_;  // m entries each
   // Whether the least-squares multipliers stay where the test holds with them.
   enum class Keep { kIfConverged, kNever };
   // The test with the least-squares multipliers at x; q and x are left as
