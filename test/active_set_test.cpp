@@ -74,6 +74,55 @@ class CornerQuadratic : public qpm::Problem {
   Vector a_;
 };
 
+// min x_1 s.t. x_1^2 + x_2^2 = 1 in [-2, 2]^2, from (0.6, 0.8): at a large
+// beta the minimizer of Q, near (-1, 0), lies along the curved row, where
+// beta/2 ||c(z + p) - c - J p||^2 grows with the fourth power of a step.
+class Circle : public qpm::Problem {
+ public:
+  int num_variables() const override { return 2; }
+  int num_constraints() const override { return 1; }
+  void GetBounds(qpm::VectorRef x_l, qpm::VectorRef x_u, qpm::VectorRef g_l,
+                 qpm::VectorRef g_u) const override {
+    x_l.setConstant(-2.0);
+    x_u.setConstant(2.0);
+    g_l.setZero();
+    g_u.setZero();
+  }
+  void InitJacobian(qpm::SparseMatrix* j) const override {
+    j->resize(1, 2);
+    j->insert(0, 0) = 1.0;
+    j->insert(0, 1) = 1.0;
+    j->makeCompressed();
+  }
+  bool EvalObjective(const qpm::ConstVectorRef& x, double* f) override {
+    *f = x[0];
+    return true;
+  }
+  bool EvalConstraints(const qpm::ConstVectorRef& x, qpm::VectorRef g) override {
+    g[0] = x.squaredNorm() - 1.0;
+    return true;
+  }
+  bool EvalGradient(const qpm::ConstVectorRef&, qpm::VectorRef g) override {
+    g << 1.0, 0.0;
+    return true;
+  }
+  bool EvalJacobian(const qpm::ConstVectorRef& x, qpm::SparseMatrixView* j) override {
+    j->valuePtr()[0] = 2.0 * x[0];
+    j->valuePtr()[1] = 2.0 * x[1];
+    return true;
+  }
+  bool has_hessian() const override { return true; }
+  void InitHessian(qpm::SparseMatrix* h) const override {
+    h->resize(2, 2);
+    h->setIdentity();
+  }
+  bool EvalHessian(const qpm::ConstVectorRef&, double, const qpm::ConstVectorRef& y,
+                   qpm::SparseMatrix* h) override {
+    h->coeffRef(0, 0) = h->coeffRef(1, 1) = 2.0 * y[0];
+    return true;
+  }
+};
+
 // The step over the string-over-a-cap problem below, from x = psi: the
 // step's box (lower = 0, no upper bound), the gradient H psi there, and the
 // entries free at the solution.
@@ -255,6 +304,37 @@ BOOST_AUTO_TEST_CASE(InteriorStepsFindTheObstacleProblemsContactSetAndMinimizerO
   const long on_bound = (interior.x.array() == problem.obstacle().array()).count();  // snapped exactly
   BOOST_TEST(std::abs(on_bound - (n - problem.cap().free_at_solution)) <= 2);
   BOOST_TEST((interior.x - trust_region.x).lpNorm<Eigen::Infinity>() <= 1e-6);
+}
+
+// At beta = 1e6 the interior steps follow the curved row to Q's minimizer
+// in a few Newton steps of their own: the filter weighs the row's
+// linearization error in theta, where Q's own merit would cut every step to
+// the fourth root of its predicted decrease over beta.
+BOOST_AUTO_TEST_CASE(InteriorStepsFollowACurvedRowAtALargePenaltyInAFewSteps) {
+  Circle problem;
+  qpm::PenaltyFunction q(&problem);
+  q.merit().set_beta(1e6);
+  qpm::Iterate x;
+  q.Allocate(&x);
+  x.x << 0.6, 0.8;
+  BOOST_REQUIRE(q.EvaluateValues(&x));
+  BOOST_REQUIRE(q.EvaluateDerivatives(&x));
+  const double q_start = x.Q(q.merit().beta());
+  auto factor = qpm::MakeFactorization(qpm::TrustRegionOptions(), *q.assembled());
+  BOOST_REQUIRE(factor);
+  qpm::BarrierNewton solver(qpm::TrustRegionOptions(), *q.assembled(), std::move(factor));
+  qpm::InnerControl control;
+  control.tolerance = qpm::FeasibilityTolerance{1e-8, 1e-8, 0.0};
+  control.max_iterations = 1000;
+  const qpm::InnerSummary s = solver.Minimize(control, &x);
+  BOOST_TEST(s.status == qpm::InnerStatus::kConverged);
+  BOOST_TEST(s.iterations <= 30);
+  BOOST_TEST(q.counts().hess_products == 0);  // no trust-region finish
+  BOOST_TEST(x.grad_q_norm <= 1e-8);
+  BOOST_TEST(x.Q(q.merit().beta()) < q_start);  // (2.3)
+  // Q's minimizer: x_2 = 0, 1 + 2 beta x_1 (x_1^2 - 1) = 0, x_1 = -1 - 1 / (4 beta) to first order
+  BOOST_TEST(std::abs(x.x[1]) <= 1e-8);
+  BOOST_TEST(x.x[0] == -1.0 - 0.25e-6, boost::test_tools::tolerance(1e-9));
 }
 
 BOOST_AUTO_TEST_CASE(CgOnAFaceMovesOnlyTheFreeEntriesAndReachesTheFaceMinimizer) {

@@ -212,8 +212,9 @@ void AddRegisteredChoices(const Options& d, Table* t) {
        {"trust-region", "trust region with truncated CG on exact Hessian-vector products (QPM-TR)"},
        {"lbfgs", "limited-memory BFGS; no eval_h (chosen automatically with "
                  "hessian_approximation limited-memory)"},
-       {"interior", "primal-dual log-barrier Newton steps on the bounds, one factorization of "
-                    "W + beta J^T J + Sigma per step however many bounds are active, finished by "
+       {"interior", "primal-dual log-barrier Newton steps in (z, y) with Ipopt's filter line "
+                    "search, one factorization of W(y) + beta J^T J + Sigma per step however many "
+                    "bounds are active, finished by "
                     "the trust region (docs/algorithm.md, \"Interior steps on the bounds\"); "
                     "needs eval_h; the trust region where there are no bounds or W + beta J^T J "
                     "cannot be factored"}})));
@@ -490,6 +491,10 @@ void AddTrustRegion(Table* t) {
       "Bounded problems with a factorizing preconditioner: after a subproblem whose trust region "
       "took more than this many factorizations per accepted step (over at least 3), the later "
       "subproblems take the interior steps on the bounds; 0: never."));
+  t->push_back(Integer(QPM_FIELD(tr.interior_switch_iterations), AtLeast(0),
+      "Bounded problems with a factorizing preconditioner: after a subproblem whose trust region "
+      "took more than this many accepted steps, the later subproblems take the interior steps on "
+      "the bounds; 0: never."));
   t->push_back(Number(QPM_FIELD(tr.release_gain), Open(0.0, 1.0),
       "Bounded problems: those rounds stop once one lowers the model by less than this fraction "
       "of the step's decrease so far."));

@@ -193,9 +193,13 @@ void PenaltyFunction::ClearFreeRows(SparseMatrixView jacobian) const {
 }
 
 bool PenaltyFunction::EvaluateHessian(const Iterate& it) {
-  ++counts_.hess_evals;
   merit_.FirstOrderMultipliers(it, &lambda_);  // beta c (+ lambda)
-  return algebra_->EvalHessian(it.x.head(layout_.n_x()), lambda_);
+  return EvaluateHessianAt(it, lambda_);
+}
+
+bool PenaltyFunction::EvaluateHessianAt(const Iterate& it, const Vector& y) {
+  ++counts_.hess_evals;
+  return algebra_->EvalHessian(it.x.head(layout_.n_x()), y);
 }
 
 // W v from the lower triangle in one pass: each stored a_ij adds a_ij v_j to

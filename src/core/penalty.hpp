@@ -133,6 +133,9 @@ class PenaltyFunction {
   // is applied matrix-free in O(nnz(W) + nnz(J)), never forming J_z^T J_z.
   bool has_hessian() const { return problem_->has_hessian(); }
   bool EvaluateHessian(const Iterate& it);
+  // The same W at given multipliers y (size m) instead of lambda + beta c:
+  // the primal-dual interior steps' own (inner/barrier_newton.hpp).
+  bool EvaluateHessianAt(const Iterate& it, const Vector& y);
   void HessianProduct(const Iterate& it, const Vector& v, Vector* out);
   void HessianDiagonal(VectorRef d) const;  // d = diag(W), size n_x
   // This penalty as an AssembledPenalty, for the serial-only components;

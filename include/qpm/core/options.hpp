@@ -180,6 +180,11 @@ struct TrustRegionOptions {
   // steps on the bounds (InnerSolverType::kInterior), each of which costs one
   // or two; 0: never (docs/algorithm.md, "Interior steps on the bounds").
   double interior_switch_factorizations = 20.0;
+  // The same switch after a subproblem whose trust region took more than
+  // this many accepted steps: a Newton method that has not converged in a
+  // hundred steps is crawling, as at a large beta along curved constraints
+  // (docs/acopf.md); 0: never.
+  long interior_switch_iterations = 100;
 };
 
 // Limited-memory BFGS on Q_beta (two-loop recursion) with the line search.

@@ -16,7 +16,16 @@ constexpr double kKappaMu = 0.2;      // Ipopt's mu_linear_decrease_factor
 constexpr double kThetaMu = 1.5;      // Ipopt's mu_superlinear_decrease_power
 constexpr double kKappaSigma = 1e10;  // Ipopt's kappa_sigma
 constexpr double kBoundPush = 1e-2;   // Ipopt's bound_push
-constexpr double kArmijo = 1e-4;
+// Ipopt's filter line search (Waechter & Biegler 2006, Sec. 2.3): theta_max_fact,
+// theta_min_fact, gamma_theta, gamma_phi, s_theta, s_phi, delta and eta_phi.
+constexpr double kThetaMaxFactor = 1e4;
+constexpr double kThetaMinFactor = 1e-4;
+constexpr double kGammaTheta = 1e-5;
+constexpr double kGammaPhi = 1e-8;
+constexpr double kSTheta = 1.1;
+constexpr double kSPhi = 2.3;
+constexpr double kSwitchDelta = 1.0;
+constexpr double kEtaPhi = 1e-8;
 constexpr int kMaxBacktracks = 40;
 constexpr int kFaceSteps = 3;
 constexpr int kStillSteps = 3;        // steps below resolution before a snap at any mu
@@ -36,9 +45,11 @@ BarrierNewton::BarrierNewton(const TrustRegionOptions& options, AssembledPenalty
   const int n = q_->layout().n();
   for (Iterate* it : {&trial_, &start_, &snap_}) q_->Allocate(it);
   for (Vector* v : {&lower_gap_, &upper_gap_, &v_lower_, &v_upper_, &sigma_, &rhs_, &dz_,
-                    &dv_lower_, &dv_upper_}) {
+                    &dv_lower_, &dv_upper_, &dual_}) {
     v->setZero(n);
   }
+  for (Vector* v : {&lambda_, &y_, &dy_, &y_trial_, &jz_dz_}) v->setZero(q_->layout().m());
+  filter_.reserve(kStepsPerMu + 2);  // emptied when mu falls, at most one entry per step
 }
 
 InnerSummary BarrierNewton::Minimize(const InnerControl& control, Iterate* x) {
@@ -61,10 +72,15 @@ InnerSummary BarrierNewton::Minimize(const InnerControl& control, Iterate* x) {
   }
   Gaps(x->x);
   StartMultipliers(start_.grad_q);
+  if (q_->merit().has_multipliers()) lambda_ = q_->merit().multipliers();
+  q_->merit().FirstOrderMultipliers(*x, &y_);  // r = c(z): theta = 0
+  const double theta_start = std::max(1.0, Theta(*x, y_));
+  theta_min_ = kThetaMinFactor * theta_start, theta_max_ = kThetaMaxFactor * theta_start;
+  filter_.clear();
   StallMonitor monitor(std::numeric_limits<long>::max() / 2, control.stall_rounding, *x, beta);
   while (true) {
     const bool try_snap = mu_ < snapped_at_mu_ || still_ >= kStillSteps;
-    if (try_snap && KktError(*x, 0.0) <= control.tolerance(x->c_norm())) {
+    if (try_snap && BoxKktError(*x) <= control.tolerance(x->c_norm())) {
       snapped_at_mu_ = mu_;
       const Snap snap = Snapped(control, q_start, *x);
       if (snap == Snap::kConverged) {
@@ -87,7 +103,7 @@ InnerSummary BarrierNewton::Minimize(const InnerControl& control, Iterate* x) {
     LowerMu(*x);
     steps_at_mu_ = mu_ < mu_before ? 0 : steps_at_mu_ + 1;
     if (steps_at_mu_ > kStepsPerMu) return Finish(control, q_start, summary, x);
-    if (!q_->EvaluateHessian(*x)) return give_back(InnerStatus::kEvaluationError);
+    if (!q_->EvaluateHessianAt(*x, y_)) return give_back(InnerStatus::kEvaluationError);
     StepInfo step;
     if (!Step(beta, x, &step.step_norm)) return Finish(control, q_start, summary, x);
     const double resolution = 1e-9 * std::max(1.0, x->x.lpNorm<Eigen::Infinity>());
@@ -132,32 +148,75 @@ void BarrierNewton::StartMultipliers(const Vector& grad_q) {
   }
 }
 
-double BarrierNewton::Phi(const Iterate& it, double beta) const {
+double BarrierNewton::Barrier(const Vector& z) const {
   const SlackLayout& layout = q_->layout();
   double barrier = 0.0;
   for (int i = 0; i < layout.n(); ++i) {
-    if (Finite(layout.lower()[i])) barrier -= std::log(it.x[i] - layout.lower()[i]);
-    if (Finite(layout.upper()[i])) barrier -= std::log(layout.upper()[i] - it.x[i]);
+    if (Finite(layout.lower()[i])) barrier -= std::log(z[i] - layout.lower()[i]);
+    if (Finite(layout.upper()[i])) barrier -= std::log(layout.upper()[i] - z[i]);
   }
-  return it.Q(beta) + mu_ * barrier;
+  return barrier;
 }
 
-// The max-norm KKT error of the barrier problem at mu (mu = 0: the box's).
-double BarrierNewton::KktError(const Iterate& x, double mu) const {
+// ||c(z) - r||_1, r = (y - lambda) / beta: the relaxed subproblem's violation.
+double BarrierNewton::Theta(const Iterate& it, const Vector& y) const {
+  const double beta = q_->merit().beta();
+  return (it.c - (y - lambda_) / beta).lpNorm<1>();
+}
+
+// f + lambda' r + beta/2 ||r||^2 + mu (barrier): Q_beta where r = c(z).
+double BarrierNewton::Phi(const Iterate& it, const Vector& y) const {
+  const double beta = q_->merit().beta();
+  // lambda' r + beta/2 ||r||^2 = sum (y_j - lambda_j)(y_j + lambda_j) / (2 beta), entry by entry
+  const double penalty = ((y - lambda_).array() * (y + lambda_).array()).sum() / (2.0 * beta);
+  return it.f + penalty + mu_ * Barrier(it.x);
+}
+
+// grad phi . (dz, dy): grad_z phi = grad f + the barrier's, grad_r phi = y, dr = dy / beta.
+double BarrierNewton::PhiSlope(const Iterate& x) const {
+  const int n_x = q_->layout().n_x();
+  double slope = x.grad_f.dot(dz_.head(n_x)) + y_.dot(dy_) / q_->merit().beta();
+  for (int i = 0; i < dz_.size(); ++i) {
+    if (Finite(lower_gap_[i])) slope -= mu_ / lower_gap_[i] * dz_[i];
+    if (Finite(upper_gap_[i])) slope += mu_ / upper_gap_[i] * dz_[i];
+  }
+  return slope;
+}
+
+// The max-norm KKT error of Q over the box at z alone (2.4), the test a snap needs.
+double BarrierNewton::BoxKktError(const Iterate& x) const {
   double e = 0.0;
   for (int i = 0; i < dz_.size(); ++i) {
     e = std::max(e, std::abs(x.grad_q[i] - v_lower_[i] + v_upper_[i]));
-    if (Finite(lower_gap_[i])) e = std::max(e, std::abs(lower_gap_[i] * v_lower_[i] - mu));
-    if (Finite(upper_gap_[i])) e = std::max(e, std::abs(upper_gap_[i] * v_upper_[i] - mu));
+    if (Finite(lower_gap_[i])) e = std::max(e, lower_gap_[i] * v_lower_[i]);
+    if (Finite(upper_gap_[i])) e = std::max(e, upper_gap_[i] * v_upper_[i]);
+  }
+  return e;
+}
+
+// The max-norm KKT error of the relaxed barrier problem at (z, y, v) and mu:
+// grad f + J_z^T y - v_L + v_U, the complementarity's distance from mu, and
+// c(z) - r.
+double BarrierNewton::BarrierKktError(const Iterate& x) {
+  const int n_x = q_->layout().n_x();
+  dual_.head(n_x) = x.grad_f;
+  q_->jz().TransposeTimesAdd(x, y_, &dual_);
+  double e = (x.c - (y_ - lambda_) / q_->merit().beta()).lpNorm<Eigen::Infinity>();
+  for (int i = 0; i < dz_.size(); ++i) {
+    e = std::max(e, std::abs(dual_[i] - v_lower_[i] + v_upper_[i]));
+    if (Finite(lower_gap_[i])) e = std::max(e, std::abs(lower_gap_[i] * v_lower_[i] - mu_));
+    if (Finite(upper_gap_[i])) e = std::max(e, std::abs(upper_gap_[i] * v_upper_[i] - mu_));
   }
   return e;
 }
 
 // Ipopt's monotone rule: mu <- max(mu_min, min(kappa_mu mu, mu^theta_mu))
-// while the barrier problem at mu is solved to kappa_eps mu.
+// while the barrier problem at mu is solved to kappa_eps mu; a new mu
+// starts a new filter (Ipopt's).
 void BarrierNewton::LowerMu(const Iterate& x) {
-  while (mu_ > kMuMin && KktError(x, mu_) <= kKappaEps * mu_) {
+  while (mu_ > kMuMin && BarrierKktError(x) <= kKappaEps * mu_) {
     mu_ = std::max(kMuMin, std::min(kKappaMu * mu_, std::pow(mu_, kThetaMu)));
+    filter_.clear();
   }
 }
 
@@ -183,7 +242,9 @@ bool BarrierNewton::Step(double beta, Iterate* x, double* moved) {
     if (dv_lower_[i] < 0.0) alpha_v = std::min(alpha_v, -tau * v_lower_[i] / dv_lower_[i]);
     if (dv_upper_[i] < 0.0) alpha_v = std::min(alpha_v, -tau * v_upper_[i] / dv_upper_[i]);
   }
-  const double alpha = Search(beta, FractionToBoundary(tau), x);
+  q_->jz().Times(*x, dz_, jz_dz_);
+  dy_ = beta * (x->c + jz_dz_) - (y_ - lambda_);  // y + dy = lambda + beta (c + J_z dz)
+  const double alpha = Search(FractionToBoundary(tau), x);
   if (!(alpha > 0.0)) return false;
   *moved = alpha * dz_.norm();
   v_lower_ += alpha_v * dv_lower_;
@@ -204,23 +265,46 @@ double BarrierNewton::FractionToBoundary(double tau) const {
   return alpha;
 }
 
-// Armijo backtracking on phi_mu from alpha, halving; a trial that fails to
-// evaluate is cut back as Ipopt does. The step taken, 0 where none.
-double BarrierNewton::Search(double beta, double alpha, Iterate* x) {
-  const double phi0 = Phi(*x, beta);
-  const double slope = -rhs_.dot(dz_);  // grad phi_mu . dz
-  if (!(slope < 0.0)) return 0.0;
-  const double noise = 1e-12 * std::max(1.0, std::abs(phi0));  // Phi's rounding
+// Ipopt's filter line search on (theta, phi) from alpha, halving: a trial
+// within theta_max and not dominated by the filter is taken by Armijo's
+// test on phi where theta is small and the step's slope of phi outweighs it
+// (the switching condition: an "f-type" step), else where it lowers theta or
+// phi by a margin of theta, the filter then keeping the pair it beat. A
+// trial that fails to evaluate is cut back as Ipopt does. The step taken, 0
+// where none.
+double BarrierNewton::Search(double alpha, Iterate* x) {
+  const double theta = Theta(*x, y_), phi = Phi(*x, y_), slope = PhiSlope(*x);
   for (int k = 0; k < kMaxBacktracks; ++k, alpha *= 0.5) {
     trial_.x = x->x + alpha * dz_;
     if (!q_->EvaluateValues(&trial_)) continue;
-    if (!(Phi(trial_, beta) <= phi0 + kArmijo * alpha * slope + noise)) continue;
+    y_trial_ = y_ + alpha * dy_;
+    bool f_type = false;
+    if (!Acceptable(theta, phi, slope, alpha, Theta(trial_, y_trial_), Phi(trial_, y_trial_), &f_type)) {
+      continue;
+    }
     q_->SamePointNext();
     if (!q_->EvaluateDerivatives(&trial_)) continue;
+    if (!f_type) filter_.push_back({(1.0 - kGammaTheta) * theta, phi - kGammaPhi * theta});
     SwapIterates(x, &trial_);
+    y_.swap(y_trial_);
     return alpha;
   }
   return 0.0;
+}
+
+// Ipopt's acceptance of a trial (theta_trial, phi_trial) at step alpha from
+// (theta, phi) with phi's slope; phi's rounding is allowed for.
+bool BarrierNewton::Acceptable(double theta, double phi, double slope, double alpha,
+                               double theta_trial, double phi_trial, bool* f_type) const {
+  if (!(theta_trial <= theta_max_) || !Finite(phi_trial)) return false;
+  const double noise = 1e-12 * std::max(1.0, std::abs(phi));
+  for (const FilterEntry& e : filter_) {
+    if (theta_trial >= e.theta && phi_trial >= e.phi + noise) return false;
+  }
+  *f_type = theta <= theta_min_ && slope < 0.0 &&
+            alpha * std::pow(-slope, kSPhi) > kSwitchDelta * std::pow(theta, kSTheta);
+  if (*f_type) return phi_trial <= phi + kEtaPhi * alpha * slope + noise;
+  return theta_trial <= (1.0 - kGammaTheta) * theta || phi_trial <= phi - kGammaPhi * theta + noise;
 }
 
 // Ipopt's safeguard: v_i in [mu / (kappa_sigma gap_i), kappa_sigma mu / gap_i].
@@ -306,7 +390,11 @@ InnerSummary SwitchingTrustRegion::Minimize(const InnerControl& control, Iterate
   const InnerSummary summary = trust_region_.Minimize(control, x);
   const double per_step = static_cast<double>(trust_region_.factorizations() - before) /
                           std::max(1L, summary.iterations);
-  if (summary.iterations >= 3 && per_step > options_.interior_switch_factorizations) {
+  const bool costly = options_.interior_switch_factorizations > 0.0 && summary.iterations >= 3 &&
+                      per_step > options_.interior_switch_factorizations;
+  const bool long_path = options_.interior_switch_iterations > 0 &&
+                         summary.iterations > options_.interior_switch_iterations;
+  if (costly || long_path) {
     std::unique_ptr<CholeskyPreconditioner> factor = MakeFactorization(options_, q_);
     if (factor) interior_ = std::make_unique<BarrierNewton>(options_, q_, std::move(factor), &trust_region_);
   }

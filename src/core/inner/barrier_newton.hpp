@@ -1,31 +1,44 @@
-// Interior steps on the bounds (Options::inner_solver = kInterior): Q_beta
-// over the box l <= z <= u by a primal-dual log-barrier Newton method on the
-// bounds alone (Waechter & Biegler 2006, Sec. 2-3, for a problem whose only
-// constraints are bounds):
+// Interior steps on the bounds (Options::inner_solver = kInterior): the
+// subproblem, min L_A over the box l <= z <= u, written with its residual
+// relaxed (the same minimizers, r = c(z); Arreckx & Orban's NCL form),
 //
-//   min  phi_mu(z) = Q_beta(z) - mu sum log(z_i - l_i) - mu sum log(u_i - z_i)
-//   (H + Sigma + delta I) dz = -grad phi_mu,  Sigma = V_L (Z - L)^-1 + V_U (U - Z)^-1,
+//   min  f(x) + lambda' r + beta/2 ||r||^2   s.t.  c(z) = r,  l <= z <= u,
 //
-// H = W + beta J_z^T J_z, delta Ipopt's inertia correction; the bound
-// multipliers v move by the linearized complementarity, z and v each by its
-// fraction to the boundary, z by an Armijo search on phi_mu; mu falls
-// (Fiacco-McCormick, Ipopt's monotone rule) once the barrier problem's KKT
-// error is below kappa_eps mu. One factorization per step however many
-// bounds are active, where the active-set step changes a few per face
-// (docs/algorithm.md, "Interior steps on the bounds").
+// by a primal-dual log-barrier Newton method in (z, y), y = lambda + beta r
+// the constraints' multipliers (Waechter & Biegler 2006, Sec. 2-3):
+//
+//   (W(y) + Sigma + beta J_z^T J_z + delta I) dz = -grad phi_mu(z),
+//   y + dy = lambda + beta (c + J_z dz),
+//   Sigma = V_L (Z - L)^-1 + V_U (U - Z)^-1,
+//
+// phi_mu = Q_beta - mu sum log(z_i - l_i) - mu sum log(u_i - z_i), W(y) the
+// Lagrangian's Hessian at the iterate's own y, delta Ipopt's inertia
+// correction. The bound multipliers v move by the linearized
+// complementarity, z and v each by its fraction to the boundary, (z, y) by
+// Ipopt's filter line search on the pair (theta, phi): theta = ||c(z) - r||_1
+// and phi = f + lambda' r + beta/2 ||r||^2 + the barrier. A trial is taken
+// where it lowers theta or phi enough, so the constraints' linearization
+// error weighs in theta, not as the beta/2 ||c(z + p) - c - J_z p||^2 that
+// makes Q reject Newton steps at a large beta (docs/algorithm.md,
+// "Interior steps on the bounds"; docs/acopf.md). mu falls (Fiacco-McCormick,
+// Ipopt's monotone rule) once the barrier problem's KKT error is below
+// kappa_eps mu. One factorization per step however many bounds are active,
+// where the active-set step changes a few per face.
 //
 // Ending. The iterates stay inside the box, where the projected gradient of
-// (2.4) is the whole gradient; so once the box problem's KKT error is below
-// tau, the point with its active bounds (v_i > gap_i) snapped onto them is
-// tested, after at most three Newton steps on the face it defines; (2.3)
-// holds there or the point is not taken. Where mu cannot fall further, or
-// the steps stop moving z, or 50 steps pass at one mu, or a step fails, the
-// subproblem is finished by the trust region (inner/trust_region.hpp) from
-// the snapped or the current point (or the start, where Q rose above it).
+// (2.4) is the whole gradient; so once the box problem's KKT error (of Q,
+// at z alone) is below tau, the point with its active bounds (v_i > gap_i)
+// snapped onto them is tested, after at most three Newton steps on the face
+// it defines; (2.3) holds there or the point is not taken. Where mu cannot
+// fall further, or the steps stop moving z, or 50 steps pass at one mu, or a
+// step fails, the subproblem is finished by the trust region
+// (inner/trust_region.hpp) from the snapped or the current point (or the
+// start, where Q rose above it).
 #ifndef QPM_CORE_INNER_BARRIER_NEWTON_HPP_
 #define QPM_CORE_INNER_BARRIER_NEWTON_HPP_
 
 #include <memory>
+#include <vector>
 
 #include "core/inner/cholesky_preconditioner.hpp"
 #include "core/inner/inner_solver.hpp"
@@ -53,12 +66,18 @@ class BarrierNewton : public InnerSolver {
   bool PushInside(Iterate* x);
   void Gaps(const Vector& z);
   void StartMultipliers(const Vector& grad_q);
-  double Phi(const Iterate& it, double beta) const;
-  double KktError(const Iterate& x, double mu) const;
+  double Barrier(const Vector& z) const;
+  double Theta(const Iterate& it, const Vector& y) const;
+  double Phi(const Iterate& it, const Vector& y) const;
+  double PhiSlope(const Iterate& x) const;
+  double BoxKktError(const Iterate& x) const;
+  double BarrierKktError(const Iterate& x);
   void LowerMu(const Iterate& x);
   bool Step(double beta, Iterate* x, double* moved);
   double FractionToBoundary(double tau) const;
-  double Search(double beta, double alpha, Iterate* x);
+  double Search(double alpha, Iterate* x);
+  bool Acceptable(double theta, double phi, double slope, double alpha, double theta_trial,
+                  double phi_trial, bool* f_type) const;
   void ClampMultipliers();
   Snap Snapped(const InnerControl& control, double q_start, const Iterate& x);
   bool FaceNewton(const InnerControl& control, double q_start, Iterate* x);
@@ -73,6 +92,14 @@ class BarrierNewton : public InnerSolver {
   Vector lower_gap_, upper_gap_;  // z - l, u - z (+inf without the bound)
   Vector v_lower_, v_upper_;      // the bounds' multipliers
   Vector sigma_, rhs_, dz_, dv_lower_, dv_upper_;
+  Vector dual_;                   // grad f + J_z^T y (z-sized)
+  Vector lambda_;                 // L_A's lambda (0 without), for the subproblem
+  Vector y_, dy_, y_trial_, jz_dz_;  // the constraints' multipliers and their step (m-sized)
+  struct FilterEntry {
+    double theta, phi;
+  };
+  std::vector<FilterEntry> filter_;  // emptied whenever mu falls
+  double theta_min_ = 0.0, theta_max_ = 0.0;
   double mu_ = 0.1;
   double snapped_at_mu_ = 0.0;  // mu of the last snap tried
   int still_ = 0;               // steps in a row that did not move z
@@ -82,8 +109,9 @@ class BarrierNewton : public InnerSolver {
 // The trust region, switched to the interior steps for the rest of the solve
 // after a subproblem whose trust region took more than
 // TrustRegionOptions::interior_switch_factorizations factorizations per
-// accepted step: counted work, so the same model takes the same path on any
-// machine (docs/algorithm.md, "Interior steps on the bounds").
+// accepted step, or more than interior_switch_iterations accepted steps:
+// counted work, so the same model takes the same path on any machine
+// (docs/algorithm.md, "Interior steps on the bounds").
 class SwitchingTrustRegion : public InnerSolver {
  public:
   SwitchingTrustRegion(const TrustRegionOptions& options, AssembledPenalty q);

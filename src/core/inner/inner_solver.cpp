@@ -160,7 +160,8 @@ std::unique_ptr<InnerSolver> MakeInnerSolver(const Options& options, PenaltyFunc
     if (factor) return std::make_unique<BarrierNewton>(options.tr, *q->assembled(), std::move(factor));
   }
   if (options.inner_solver == InnerSolverType::kTrustRegion && q->layout().has_bounds() &&
-      q->assembled() && options.tr.interior_switch_factorizations > 0.0 &&
+      q->assembled() &&
+      (options.tr.interior_switch_factorizations > 0.0 || options.tr.interior_switch_iterations > 0) &&
       options.mode != Mode::kPaper) {
     return std::make_unique<SwitchingTrustRegion>(options.tr, *q->assembled());
   }
