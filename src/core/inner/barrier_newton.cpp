@@ -29,7 +29,10 @@ constexpr double kEtaPhi = 1e-8;
 constexpr int kMaxBacktracks = 40;
 constexpr int kFaceSteps = 3;
 constexpr int kStillSteps = 3;        // steps below resolution before a snap at any mu
-constexpr int kStepsPerMu = 50;       // steps at one mu before the trust region takes over
+// Steps at one mu before the trust region takes over: a guard against a
+// cycle, far above the tens of steps a barrier problem takes where the
+// filter accepts full steps (docs/algorithm.md, "Interior steps on the bounds").
+constexpr int kStepsPerMu = 1000;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 bool Finite(double v) { return std::isfinite(v); }
@@ -299,7 +302,7 @@ bool BarrierNewton::Acceptable(double theta, double phi, double slope, double al
   if (!(theta_trial <= theta_max_) || !Finite(phi_trial)) return false;
   const double noise = 1e-12 * std::max(1.0, std::abs(phi));
   for (const FilterEntry& e : filter_) {
-    if (theta_trial >= e.theta && phi_trial >= e.phi + noise) return false;
+    if (theta_trial >= e.theta && phi_trial >= e.phi) return false;
   }
   *f_type = theta <= theta_min_ && slope < 0.0 &&
             alpha * std::pow(-slope, kSPhi) > kSwitchDelta * std::pow(theta, kSTheta);

@@ -30,7 +30,7 @@
 // at z alone) is below tau, the point with its active bounds (v_i > gap_i)
 // snapped onto them is tested, after at most three Newton steps on the face
 // it defines; (2.3) holds there or the point is not taken. Where mu cannot
-// fall further, or the steps stop moving z, or 50 steps pass at one mu, or a
+// fall further, or the steps stop moving z, or 1000 steps pass at one mu, or a
 // step fails, the subproblem is finished by the trust region
 // (inner/trust_region.hpp) from the snapped or the current point (or the
 // start, where Q rose above it).
