@@ -196,6 +196,33 @@ class CapObstacle : public qpm::Problem {
 
 // The minimizer of `problem` by `solver` from its start, with the penalty's
 // counts: status, point, Hessian products.
+// The interior steps on a factorization of q's W + beta J_z^T J_z.
+std::unique_ptr<qpm::BarrierNewton> InteriorSteps(qpm::PenaltyFunction* q) {
+  auto factor = qpm::MakeFactorization(qpm::TrustRegionOptions(), *q->assembled());
+  BOOST_REQUIRE(factor);
+  return std::make_unique<qpm::BarrierNewton>(qpm::TrustRegionOptions(), *q->assembled(),
+                                              std::move(factor));
+}
+
+// An iterate of q at x0 (the penalty's zero start where x0 is empty), with
+// values and derivatives.
+qpm::Iterate StartAt(qpm::PenaltyFunction* q, const Vector& x0 = Vector()) {
+  qpm::Iterate x;
+  q->Allocate(&x);
+  if (x0.size() > 0) x.x = x0;
+  BOOST_REQUIRE(q->EvaluateValues(&x));
+  BOOST_REQUIRE(q->EvaluateDerivatives(&x));
+  return x;
+}
+
+// Runs `solver` from x to the tolerance eps (both parts of tau) within 1000 steps.
+qpm::InnerSummary MinimizeTo(double eps, qpm::InnerSolver* solver, qpm::Iterate* x) {
+  qpm::InnerControl control;
+  control.tolerance = qpm::FeasibilityTolerance{eps, eps, 0.0};
+  control.max_iterations = 1000;
+  return solver->Minimize(control, x);
+}
+
 struct Solved {
   qpm::InnerSummary summary;
   Vector x;
@@ -205,11 +232,7 @@ template <class MakeSolver>
 Solved SolveCap(int n, MakeSolver make) {
   CapObstacle problem(n);
   qpm::PenaltyFunction q(&problem);
-  qpm::Iterate x;
-  q.Allocate(&x);
-  x.x = problem.obstacle().array() + 1.0;
-  BOOST_REQUIRE(q.EvaluateValues(&x));
-  BOOST_REQUIRE(q.EvaluateDerivatives(&x));
+  qpm::Iterate x = StartAt(&q, (problem.obstacle().array() + 1.0).matrix());
   auto solver = make(&q);
   qpm::InnerControl control;
   control.tolerance = qpm::FeasibilityTolerance{1e-8, 1e-8, 0.0};
@@ -240,15 +263,9 @@ BOOST_AUTO_TEST_CASE(CauchyPointActivatesEveryBoundOfA1000DimensionalCornerAtOnc
 BOOST_AUTO_TEST_CASE(TrustRegionReachesTheCornerOfA1000DimensionalBoxInOneStep) {
   CornerQuadratic problem(1000);
   qpm::PenaltyFunction q(&problem);
-  qpm::Iterate x;
-  q.Allocate(&x);
-  BOOST_REQUIRE(q.EvaluateValues(&x));  // x0 = 0
-  BOOST_REQUIRE(q.EvaluateDerivatives(&x));
+  qpm::Iterate x = StartAt(&q);  // x0 = 0
   qpm::TrustRegion solver(qpm::TrustRegionOptions(), &q);
-  qpm::InnerControl control;
-  control.tolerance = qpm::FeasibilityTolerance{1e-10, 1e-10, 0.0};
-  control.max_iterations = 1000;
-  const qpm::InnerSummary s = solver.Minimize(control, &x);
+  const qpm::InnerSummary s = MinimizeTo(1e-10, &solver, &x);
   BOOST_TEST(s.status == qpm::InnerStatus::kConverged);
   BOOST_TEST(s.iterations == 1);
   BOOST_TEST((x.x.array() == 0.01).all());  // exactly on the bounds
@@ -261,21 +278,13 @@ BOOST_AUTO_TEST_CASE(TrustRegionReachesTheCornerOfA1000DimensionalBoxInOneStep) 
 BOOST_AUTO_TEST_CASE(InteriorStepsReachTheCornerOfA1000DimensionalBoxInAFewFactorizations) {
   CornerQuadratic problem(1000);
   qpm::PenaltyFunction q(&problem);
-  qpm::Iterate x;
-  q.Allocate(&x);
-  BOOST_REQUIRE(q.EvaluateValues(&x));  // x0 = 0
-  BOOST_REQUIRE(q.EvaluateDerivatives(&x));
+  qpm::Iterate x = StartAt(&q);  // x0 = 0
   const double q_start = x.Q(q.merit().beta());
-  auto factor = qpm::MakeFactorization(qpm::TrustRegionOptions(), *q.assembled());
-  BOOST_REQUIRE(factor);
-  qpm::BarrierNewton solver(qpm::TrustRegionOptions(), *q.assembled(), std::move(factor));
-  qpm::InnerControl control;
-  control.tolerance = qpm::FeasibilityTolerance{1e-10, 1e-10, 0.0};
-  control.max_iterations = 1000;
-  const qpm::InnerSummary s = solver.Minimize(control, &x);
+  const auto solver = InteriorSteps(&q);
+  const qpm::InnerSummary s = MinimizeTo(1e-10, solver.get(), &x);
   BOOST_TEST(s.status == qpm::InnerStatus::kConverged);
   BOOST_TEST(s.iterations <= 12);
-  BOOST_TEST(solver.factorizations() <= 15);
+  BOOST_TEST(solver->factorizations() <= 15);
   BOOST_TEST((x.x.array() == 0.01).all());  // snapped exactly onto the bounds
   BOOST_TEST(x.grad_q_norm == 0.0);
   BOOST_TEST(x.Q(q.merit().beta()) < q_start);  // (2.3)
@@ -287,12 +296,7 @@ BOOST_AUTO_TEST_CASE(InteriorStepsReachTheCornerOfA1000DimensionalBoxInAFewFacto
 // trust region finds.
 BOOST_AUTO_TEST_CASE(InteriorStepsFindTheObstacleProblemsContactSetAndMinimizerOnTheirOwn) {
   const int n = 199;
-  const Solved interior = SolveCap(n, [](qpm::PenaltyFunction* q) {
-    auto factor = qpm::MakeFactorization(qpm::TrustRegionOptions(), *q->assembled());
-    BOOST_REQUIRE(factor);
-    return std::make_unique<qpm::BarrierNewton>(qpm::TrustRegionOptions(), *q->assembled(),
-                                                std::move(factor));
-  });
+  const Solved interior = SolveCap(n, InteriorSteps);
   const Solved trust_region = SolveCap(n, [](qpm::PenaltyFunction* q) {
     return std::make_unique<qpm::TrustRegion>(qpm::TrustRegionOptions(), q);
   });
@@ -314,19 +318,10 @@ BOOST_AUTO_TEST_CASE(InteriorStepsFollowACurvedRowAtALargePenaltyInAFewSteps) {
   Circle problem;
   qpm::PenaltyFunction q(&problem);
   q.merit().set_beta(1e6);
-  qpm::Iterate x;
-  q.Allocate(&x);
-  x.x << 0.6, 0.8;
-  BOOST_REQUIRE(q.EvaluateValues(&x));
-  BOOST_REQUIRE(q.EvaluateDerivatives(&x));
+  qpm::Iterate x = StartAt(&q, (Vector(2) << 0.6, 0.8).finished());
   const double q_start = x.Q(q.merit().beta());
-  auto factor = qpm::MakeFactorization(qpm::TrustRegionOptions(), *q.assembled());
-  BOOST_REQUIRE(factor);
-  qpm::BarrierNewton solver(qpm::TrustRegionOptions(), *q.assembled(), std::move(factor));
-  qpm::InnerControl control;
-  control.tolerance = qpm::FeasibilityTolerance{1e-8, 1e-8, 0.0};
-  control.max_iterations = 1000;
-  const qpm::InnerSummary s = solver.Minimize(control, &x);
+  const auto solver = InteriorSteps(&q);
+  const qpm::InnerSummary s = MinimizeTo(1e-8, solver.get(), &x);
   BOOST_TEST(s.status == qpm::InnerStatus::kConverged);
   BOOST_TEST(s.iterations <= 30);
   BOOST_TEST(q.counts().hess_products == 0);  // no trust-region finish
