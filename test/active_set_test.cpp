@@ -7,6 +7,7 @@
 
 #include "core/inner/active_set.hpp"
 #include "core/inner/barrier_newton.hpp"
+#include "core/inner/cholesky_preconditioner.hpp"
 #include "core/inner/preconditioner.hpp"
 #include "core/inner/trust_region.hpp"
 #include "status_print.hpp"
@@ -330,6 +331,54 @@ BOOST_AUTO_TEST_CASE(InteriorStepsFollowACurvedRowAtALargePenaltyInAFewSteps) {
   // Q's minimizer: x_2 = 0, 1 + 2 beta x_1 (x_1^2 - 1) = 0, x_1 = -1 - 1 / (4 beta) to first order
   BOOST_TEST(std::abs(x.x[1]) <= 1e-8);
   BOOST_TEST(x.x[0] == -1.0 - 0.25e-6, boost::test_tools::tolerance(1e-9));
+}
+
+// With the switch at a handful of trust-region steps, the same subproblem
+// goes on with the interior steps from where the trust region stopped, and
+// ends at Q's minimizer in fewer steps than the trust region takes alone.
+BOOST_AUTO_TEST_CASE(TheSwitchHandsTheRestOfALongSubproblemToTheInteriorSteps) {
+  Circle problem;
+  qpm::PenaltyFunction q(&problem);
+  q.merit().set_beta(1e6);
+  const Vector x0 = (Vector(2) << 0.6, 0.8).finished();
+  qpm::Iterate alone = StartAt(&q, x0);
+  qpm::TrustRegion trust_region(qpm::TrustRegionOptions(), &q);
+  const qpm::InnerSummary t = MinimizeTo(1e-8, &trust_region, &alone);
+  qpm::TrustRegionOptions options;
+  options.interior_switch_iterations = 5;
+  qpm::SwitchingTrustRegion switching(options, *q.assembled());
+  qpm::Iterate x = StartAt(&q, x0);
+  const qpm::InnerSummary s = MinimizeTo(1e-8, &switching, &x);
+  BOOST_TEST(t.status == qpm::InnerStatus::kConverged);
+  BOOST_TEST(s.status == qpm::InnerStatus::kConverged);
+  BOOST_TEST(t.iterations > options.interior_switch_iterations);  // the cut happened
+  BOOST_TEST(s.iterations < t.iterations);
+  BOOST_TEST(switching.LendFactorization() != trust_region.LendFactorization());
+  BOOST_TEST(x.x[0] == -1.0 - 0.25e-6, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(std::abs(x.x[1]) <= 1e-8);
+}
+
+// The refined solve's residual is measured on the matrix as factored, its
+// shift included: at rounding on H + diag(d), and again after the next
+// larger shift.
+BOOST_AUTO_TEST_CASE(RefinedSolveIsExactOnTheFactoredMatrixShiftIncluded) {
+  const int n = 50;
+  CornerQuadratic problem(n);  // H = I
+  qpm::PenaltyFunction q(&problem);
+  const qpm::Iterate x = StartAt(&q);
+  auto factor = qpm::MakeFactorization(qpm::TrustRegionOptions(), *q.assembled());
+  BOOST_REQUIRE(factor);
+  const Vector d = Vector::LinSpaced(n, 1.0, 50.0), r = Vector::LinSpaced(n, -3.0, 7.0);
+  Vector z(n), residual(n), correction(n);
+  BOOST_REQUIRE(factor->FactorWithDiagonal(x, d));
+  BOOST_TEST(factor->applied_shift() == 0.0);
+  BOOST_TEST(factor->SolveRefined(r, &z, &residual, &correction) <= 1e-15);
+  BOOST_TEST((z.array() - r.array() / (1.0 + d.array())).abs().maxCoeff() <= 1e-15);
+  BOOST_REQUIRE(factor->FactorWithLargerShift());
+  const double shift = factor->applied_shift();
+  BOOST_TEST(shift > 0.0);
+  BOOST_TEST(factor->SolveRefined(r, &z, &residual, &correction) <= 1e-15);
+  BOOST_TEST((z.array() - r.array() / (1.0 + d.array() + shift)).abs().maxCoeff() <= 1e-15);
 }
 
 BOOST_AUTO_TEST_CASE(CgOnAFaceMovesOnlyTheFreeEntriesAndReachesTheFaceMinimizer) {

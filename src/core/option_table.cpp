@@ -492,9 +492,9 @@ void AddTrustRegion(Table* t) {
       "took more than this many factorizations per accepted step (over at least 3), the later "
       "subproblems take the interior steps on the bounds; 0: never."));
   t->push_back(Integer(QPM_FIELD(tr.interior_switch_iterations), AtLeast(0),
-      "Bounded problems with a factorizing preconditioner: after a subproblem whose trust region "
-      "took more than this many accepted steps, the later subproblems take the interior steps on "
-      "the bounds; 0: never."));
+      "Bounded problems with a factorizing preconditioner: once a subproblem's trust region has "
+      "taken this many accepted steps, the interior steps on the bounds take over, for the rest "
+      "of that subproblem and the later ones; 0: never."));
   t->push_back(Number(QPM_FIELD(tr.release_gain), Open(0.0, 1.0),
       "Bounded problems: those rounds stop once one lowers the model by less than this fraction "
       "of the step's decrease so far."));

@@ -180,10 +180,11 @@ struct TrustRegionOptions {
   // steps on the bounds (InnerSolverType::kInterior), each of which costs one
   // or two; 0: never (docs/algorithm.md, "Interior steps on the bounds").
   double interior_switch_factorizations = 20.0;
-  // The same switch after a subproblem whose trust region took more than
-  // this many accepted steps: a Newton method that has not converged in a
-  // hundred steps is crawling, as at a large beta along curved constraints
-  // (docs/acopf.md); 0: never.
+  // The same switch within the subproblem whose trust region reaches this
+  // many accepted steps: the interior steps take over from there, for its
+  // rest and the later subproblems. A Newton method that has not converged
+  // in a hundred steps is crawling, as at a large beta along curved
+  // constraints (docs/acopf.md); 0: never.
   long interior_switch_iterations = 100;
 };
 

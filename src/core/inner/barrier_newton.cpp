@@ -29,6 +29,12 @@ constexpr double kEtaPhi = 1e-8;
 constexpr int kMaxBacktracks = 40;
 constexpr int kFaceSteps = 3;
 constexpr int kStillSteps = 3;        // steps below resolution before a snap at any mu
+// The factor's residual ratio above which it is numerically singular (Ipopt's
+// residual_ratio_singular), and the shift floor of the interior steps'
+// factorizations, relative to W's scale (docs/algorithm.md, "Interior steps
+// on the bounds", The Newton system).
+constexpr double kRatioSingular = 1e-5;
+constexpr double kShiftFloor = 1e-12;
 // Steps at one mu before the trust region takes over: a guard against a
 // cycle, far above the tens of steps a barrier problem takes where the
 // filter accepts full steps (docs/algorithm.md, "Interior steps on the bounds").
@@ -46,13 +52,14 @@ BarrierNewton::BarrierNewton(const TrustRegionOptions& options, AssembledPenalty
       finish_(finish ? finish : own_finish_.get()),
       factor_(std::move(factor)) {
   const int n = q_->layout().n();
-  for (Iterate* it : {&trial_, &start_, &snap_}) q_->Allocate(it);
+  for (Iterate* it : {&trial_, &start_, &snap_, &best_}) q_->Allocate(it);
   for (Vector* v : {&lower_gap_, &upper_gap_, &v_lower_, &v_upper_, &sigma_, &rhs_, &dz_,
-                    &dv_lower_, &dv_upper_, &dual_}) {
+                    &dv_lower_, &dv_upper_, &dual_, &residual_, &correction_}) {
     v->setZero(n);
   }
   for (Vector* v : {&lambda_, &y_, &dy_, &y_trial_, &jz_dz_}) v->setZero(q_->layout().m());
   filter_.reserve(kStepsPerMu + 2);  // emptied when mu falls, at most one entry per step
+  factor_->set_shift_floor(kShiftFloor);
 }
 
 InnerSummary BarrierNewton::Minimize(const InnerControl& control, Iterate* x) {
@@ -61,6 +68,7 @@ InnerSummary BarrierNewton::Minimize(const InnerControl& control, Iterate* x) {
   const double beta = q_->merit().beta();
   const double q_start = x->Q(beta);
   start_ = *x;
+  best_ = *x;
   mu_ = std::min(kMuMax, std::max(kMuMin, 0.1 * summary.tau));
   snapped_at_mu_ = kInf, still_ = 0, steps_at_mu_ = 0;
   // (2.3): a point above Q's start is never returned.
@@ -80,10 +88,11 @@ InnerSummary BarrierNewton::Minimize(const InnerControl& control, Iterate* x) {
   const double theta_start = std::max(1.0, Theta(*x, y_));
   theta_min_ = kThetaMinFactor * theta_start, theta_max_ = kThetaMaxFactor * theta_start;
   filter_.clear();
+  bool restored = false;  // y was just reset to lambda + beta c(z)
   StallMonitor monitor(std::numeric_limits<long>::max() / 2, control.stall_rounding, *x, beta);
   while (true) {
     const bool try_snap = mu_ < snapped_at_mu_ || still_ >= kStillSteps;
-    if (try_snap && BoxKktError(*x) <= control.tolerance(x->c_norm())) {
+    if (try_snap && SnapReady(control, *x)) {
       snapped_at_mu_ = mu_;
       const Snap snap = Snapped(control, q_start, *x);
       if (snap == Snap::kConverged) {
@@ -108,7 +117,14 @@ InnerSummary BarrierNewton::Minimize(const InnerControl& control, Iterate* x) {
     if (steps_at_mu_ > kStepsPerMu) return Finish(control, q_start, summary, x);
     if (!q_->EvaluateHessianAt(*x, y_)) return give_back(InnerStatus::kEvaluationError);
     StepInfo step;
-    if (!Step(beta, x, &step.step_norm)) return Finish(control, q_start, summary, x);
+    if (!Step(beta, x, &step.step_norm)) {
+      if (restored || !(Theta(*x, y_) > theta_min_)) return Finish(control, q_start, summary, x);
+      Restore(*x);
+      restored = true;
+      continue;
+    }
+    restored = false;
+    if (x->Q(beta) < best_.Q(beta)) best_ = *x;
     const double resolution = 1e-9 * std::max(1.0, x->x.lpNorm<Eigen::Infinity>());
     still_ = step.step_norm <= resolution ? still_ + 1 : 0;
     if (still_ >= 2 * kStillSteps) return Finish(control, q_start, summary, x);
@@ -197,20 +213,41 @@ double BarrierNewton::BoxKktError(const Iterate& x) const {
   return e;
 }
 
+// A snap is worth its face steps where the box problem's KKT error is
+// below tau: that of Q at z, or that of the relaxed problem at (z, y, v)
+// (mu = 0). At a large beta, Q's gradient at z carries beta J_z^T (c(z) - r)
+// with c's rounding in it, above tau where the relaxed problem is solved;
+// the snap's Newton steps on Q take that last difference out.
+bool BarrierNewton::SnapReady(const InnerControl& control, const Iterate& x) {
+  const double tau = control.tolerance(x.c_norm());
+  return BoxKktError(x) <= tau || KktError(x, 0.0) <= tau;
+}
+
 // The max-norm KKT error of the relaxed barrier problem at (z, y, v) and mu:
 // grad f + J_z^T y - v_L + v_U, the complementarity's distance from mu, and
 // c(z) - r.
-double BarrierNewton::BarrierKktError(const Iterate& x) {
+double BarrierNewton::KktError(const Iterate& x, double mu) {
   const int n_x = q_->layout().n_x();
   dual_.head(n_x) = x.grad_f;
   q_->jz().TransposeTimesAdd(x, y_, &dual_);
   double e = (x.c - (y_ - lambda_) / q_->merit().beta()).lpNorm<Eigen::Infinity>();
   for (int i = 0; i < dz_.size(); ++i) {
     e = std::max(e, std::abs(dual_[i] - v_lower_[i] + v_upper_[i]));
-    if (Finite(lower_gap_[i])) e = std::max(e, std::abs(lower_gap_[i] * v_lower_[i] - mu_));
-    if (Finite(upper_gap_[i])) e = std::max(e, std::abs(upper_gap_[i] * v_upper_[i] - mu_));
+    if (Finite(lower_gap_[i])) e = std::max(e, std::abs(lower_gap_[i] * v_lower_[i] - mu));
+    if (Finite(upper_gap_[i])) e = std::max(e, std::abs(upper_gap_[i] * v_upper_[i] - mu));
   }
   return e;
+}
+
+double BarrierNewton::BarrierKktError(const Iterate& x) { return KktError(x, mu_); }
+
+// Where the filter finds no step with theta above theta_min: r = c(z), that
+// is y = lambda + beta c(z), makes theta 0 and phi Q plus the barrier, and a
+// new filter starts. NCL's relaxed rows make this the whole restoration
+// phase (Ipopt's, where its line search fails).
+void BarrierNewton::Restore(const Iterate& x) {
+  q_->merit().FirstOrderMultipliers(x, &y_);
+  filter_.clear();
 }
 
 // Ipopt's monotone rule: mu <- max(mu_min, min(kappa_mu mu, mu^theta_mu))
@@ -234,7 +271,9 @@ bool BarrierNewton::Step(double beta, Iterate* x, double* moved) {
     rhs_[i] = -x->grad_q[i] + (l ? mu_ / lower_gap_[i] : 0.0) - (u ? mu_ / upper_gap_[i] : 0.0);
   }
   if (!factor_->FactorWithDiagonal(*x, sigma_)) return false;
-  factor_->Solve(rhs_, &dz_);
+  while (factor_->SolveRefined(rhs_, &dz_, &residual_, &correction_) > kRatioSingular) {
+    if (!factor_->FactorWithLargerShift()) return false;  // singular to rounding: a larger shift
+  }
   if (!dz_.allFinite()) return false;
   const double tau = std::max(0.99, 1.0 - mu_);  // Ipopt's tau_min
   double alpha_v = 1.0;
@@ -373,10 +412,13 @@ bool BarrierNewton::FaceNewton(const InnerControl& control, double q_start, Iter
 }
 
 // The trust region for the rest of the subproblem's budget, from x, or from
-// the subproblem's start where Q(x) is above it (2.3).
+// the lowest Q of the steps where that is lower (the filter lets Q rise), or
+// from the subproblem's start where Q(x) is above it (2.3).
 InnerSummary BarrierNewton::Finish(const InnerControl& control, double q_start,
                                    InnerSummary summary, Iterate* x) {
-  if (!(x->Q(q_->merit().beta()) <= q_start)) *x = start_;
+  const double beta = q_->merit().beta();
+  if (best_.Q(beta) < x->Q(beta)) *x = best_;
+  if (!(x->Q(beta) <= q_start)) *x = start_;
   InnerControl rest = control;
   rest.max_iterations = std::max(0L, control.max_iterations - summary.iterations);
   InnerSummary finished = finish_->Minimize(rest, x);
@@ -387,21 +429,34 @@ InnerSummary BarrierNewton::Finish(const InnerControl& control, double q_start,
 SwitchingTrustRegion::SwitchingTrustRegion(const TrustRegionOptions& options, AssembledPenalty q)
     : options_(options), q_(q), trust_region_(options, &q.penalty()) {}
 
+// The trust region, for at most interior_switch_iterations steps while the
+// interior steps may still take over; then, where its cost per step or the
+// cut says so, the interior steps from here on, the cut subproblem's rest
+// included.
 InnerSummary SwitchingTrustRegion::Minimize(const InnerControl& control, Iterate* x) {
   if (interior_) return interior_->Minimize(control, x);
   const long before = trust_region_.factorizations();
-  const InnerSummary summary = trust_region_.Minimize(control, x);
+  const long cap = options_.interior_switch_iterations;
+  InnerControl first = control;
+  if (cap > 0 && !no_interior_) first.max_iterations = std::min(control.max_iterations, cap);
+  const InnerSummary summary = trust_region_.Minimize(first, x);
   const double per_step = static_cast<double>(trust_region_.factorizations() - before) /
                           std::max(1L, summary.iterations);
   const bool costly = options_.interior_switch_factorizations > 0.0 && summary.iterations >= 3 &&
                       per_step > options_.interior_switch_factorizations;
-  const bool long_path = options_.interior_switch_iterations > 0 &&
-                         summary.iterations > options_.interior_switch_iterations;
-  if (costly || long_path) {
+  const bool cut = first.max_iterations < control.max_iterations &&
+                   summary.status == InnerStatus::kIterationLimit;
+  if ((costly || cut) && !no_interior_) {
     std::unique_ptr<CholeskyPreconditioner> factor = MakeFactorization(options_, q_);
     if (factor) interior_ = std::make_unique<BarrierNewton>(options_, q_, std::move(factor), &trust_region_);
+    no_interior_ = !interior_;
   }
-  return summary;
+  if (!cut) return summary;
+  InnerControl rest = control;
+  rest.max_iterations = control.max_iterations - summary.iterations;
+  InnerSummary more = interior_ ? interior_->Minimize(rest, x) : trust_region_.Minimize(rest, x);
+  more.iterations += summary.iterations;
+  return more;
 }
 
 long SwitchingTrustRegion::factorizations() const {

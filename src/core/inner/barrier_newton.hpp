@@ -23,17 +23,22 @@
 // "Interior steps on the bounds"; docs/acopf.md). mu falls (Fiacco-McCormick,
 // Ipopt's monotone rule) once the barrier problem's KKT error is below
 // kappa_eps mu. One factorization per step however many bounds are active,
-// where the active-set step changes a few per face.
+// where the active-set step changes a few per face; the solve is refined
+// against the factored matrix, and a residual that stays large (a factor
+// singular to rounding, as at a large beta) takes the next larger shift.
+// Where the filter finds no step, y is reset to lambda + beta c(z) (theta =
+// 0: NCL's restoration) once before the trust region finishes.
 //
 // Ending. The iterates stay inside the box, where the projected gradient of
-// (2.4) is the whole gradient; so once the box problem's KKT error (of Q,
-// at z alone) is below tau, the point with its active bounds (v_i > gap_i)
+// (2.4) is the whole gradient; so once the box problem's KKT error (of Q at
+// z alone, or of the relaxed problem) is below tau, the point with its active bounds (v_i > gap_i)
 // snapped onto them is tested, after at most three Newton steps on the face
 // it defines; (2.3) holds there or the point is not taken. Where mu cannot
 // fall further, or the steps stop moving z, or 1000 steps pass at one mu, or a
 // step fails, the subproblem is finished by the trust region
-// (inner/trust_region.hpp) from the snapped or the current point (or the
-// start, where Q rose above it).
+// (inner/trust_region.hpp) from the snapped or the current point, or the
+// step's point of lowest Q where that is lower (or the start, where Q rose
+// above it).
 #ifndef QPM_CORE_INNER_BARRIER_NEWTON_HPP_
 #define QPM_CORE_INNER_BARRIER_NEWTON_HPP_
 
@@ -71,7 +76,10 @@ class BarrierNewton : public InnerSolver {
   double Phi(const Iterate& it, const Vector& y) const;
   double PhiSlope(const Iterate& x) const;
   double BoxKktError(const Iterate& x) const;
+  double KktError(const Iterate& x, double mu);
   double BarrierKktError(const Iterate& x);
+  bool SnapReady(const InnerControl& control, const Iterate& x);
+  void Restore(const Iterate& x);
   void LowerMu(const Iterate& x);
   bool Step(double beta, Iterate* x, double* moved);
   double FractionToBoundary(double tau) const;
@@ -88,10 +96,10 @@ class BarrierNewton : public InnerSolver {
   std::unique_ptr<TrustRegion> own_finish_;
   TrustRegion* finish_;
   std::unique_ptr<CholeskyPreconditioner> factor_;
-  Iterate trial_, start_, snap_;
+  Iterate trial_, start_, snap_, best_;  // best_: the lowest Q of the steps
   Vector lower_gap_, upper_gap_;  // z - l, u - z (+inf without the bound)
   Vector v_lower_, v_upper_;      // the bounds' multipliers
-  Vector sigma_, rhs_, dz_, dv_lower_, dv_upper_;
+  Vector sigma_, rhs_, dz_, dv_lower_, dv_upper_, residual_, correction_;
   Vector dual_;                   // grad f + J_z^T y (z-sized)
   Vector lambda_;                 // L_A's lambda (0 without), for the subproblem
   Vector y_, dy_, y_trial_, jz_dz_;  // the constraints' multipliers and their step (m-sized)
@@ -109,9 +117,10 @@ class BarrierNewton : public InnerSolver {
 // The trust region, switched to the interior steps for the rest of the solve
 // after a subproblem whose trust region took more than
 // TrustRegionOptions::interior_switch_factorizations factorizations per
-// accepted step, or more than interior_switch_iterations accepted steps:
-// counted work, so the same model takes the same path on any machine
-// (docs/algorithm.md, "Interior steps on the bounds").
+// accepted step, or within the subproblem whose trust region reaches
+// interior_switch_iterations accepted steps (the steps after them are the
+// interior steps'): counted work, so the same model takes the same path on
+// any machine (docs/algorithm.md, "Interior steps on the bounds").
 class SwitchingTrustRegion : public InnerSolver {
  public:
   SwitchingTrustRegion(const TrustRegionOptions& options, AssembledPenalty q);
@@ -126,6 +135,7 @@ class SwitchingTrustRegion : public InnerSolver {
   AssembledPenalty q_;
   TrustRegion trust_region_;
   std::unique_ptr<BarrierNewton> interior_;  // made at the switch
+  bool no_interior_ = false;  // the switch found no affordable factorization
 };
 
 }  // namespace qpm

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <Eigen/Cholesky>
 
@@ -10,7 +11,6 @@ namespace {
 
 // Ipopt's inertia correction constants (Waechter & Biegler 2006, Sec. 3.1).
 constexpr double kFirstShift = 1e-4;       // delta_w^0
-constexpr double kMinShift = 1e-8;         // delta_w^min, relative to max(1, max |W_ij|) here
 constexpr double kMaxShift = 1e40;         // delta_w^max
 constexpr double kShrinkShift = 1.0 / 3;   // kappa_w^-
 constexpr double kGrowShift = 8.0;         // kappa_w^+
@@ -194,7 +194,7 @@ void CholeskyPreconditioner::KeepFactoredValues() {
 double CholeskyPreconditioner::StepShift() {
   step_shift_ = 0.0;
   if (reused_) return step_shift_;
-  if (last_shifted_ && kShrinkShift * last_delta_ >= kMinShift * CurvatureScale()) {
+  if (last_shifted_ && kShrinkShift * last_delta_ >= min_shift_ * CurvatureScale()) {
     step_shift_ = kShrinkShift * last_delta_;
   }
   return step_shift_;
@@ -211,7 +211,7 @@ bool CholeskyPreconditioner::FactorWithShift() {
   }
   const double growth = last_delta_ > 0.0 ? kGrowShift : kGrowFirstShift;
   double delta = step_shift_ > 0.0    ? growth * step_shift_
-                 : last_delta_ > 0.0 ? std::max(kMinShift * CurvatureScale(), kShrinkShift * last_delta_)
+                 : last_delta_ > 0.0 ? std::max(min_shift_ * CurvatureScale(), kShrinkShift * last_delta_)
                                      : kFirstShift;
   for (; delta <= kMaxShift; delta *= growth) {
     ++factorizations_;
@@ -236,6 +236,45 @@ bool CholeskyPreconditioner::FactorWithDiagonal(const Iterate& it, const Vector&
   factor_unshifted_ = false;  // not H's own factor: never reused as one
   stale_ = false;
   return factored_;
+}
+
+// Ipopt's iterative refinement (its residual_ratio_max 1e-10, at most 10
+// rounds) on the factored matrix, face_ + delta I, by its lower triangle.
+double CholeskyPreconditioner::SolveRefined(const Vector& r, Vector* z, Vector* residual,
+                                            Vector* correction) {
+  constexpr double kRatioMax = 1e-10;
+  constexpr int kRounds = 10;
+  cholesky_->Solve(r, z);
+  const double shift = applied_shift(), r_norm = r.lpNorm<Eigen::Infinity>();
+  double ratio = 0.0;
+  for (int k = 0;; ++k) {
+    residual->noalias() = face_.selfadjointView<Eigen::Lower>() * (*z);
+    *residual += shift * (*z) - r;
+    const double z_norm = z->lpNorm<Eigen::Infinity>();
+    ratio = residual->lpNorm<Eigen::Infinity>() / (std::min(z_norm, 1e6 * r_norm) + r_norm);
+    if (!(ratio > kRatioMax) || k == kRounds) break;
+    cholesky_->Solve(*residual, correction);
+    *z -= *correction;
+  }
+  return std::isfinite(ratio) ? ratio : std::numeric_limits<double>::infinity();
+}
+
+// After a factor whose solve the residual showed singular: the next shift of
+// the inertia rule above the one it was made with.
+bool CholeskyPreconditioner::FactorWithLargerShift() {
+  double delta = last_shifted_ ? kGrowShift * last_delta_
+                               : std::max(kFirstShift, min_shift_ * CurvatureScale());
+  for (; delta <= kMaxShift; delta *= kGrowShift) {
+    ++factorizations_;
+    if (cholesky_->Factorize(face_, delta)) {
+      last_delta_ = delta;
+      last_shifted_ = true;
+      return true;
+    }
+  }
+  last_shifted_ = false;
+  factored_ = false;
+  return false;
 }
 
 // max(1, max |W_ij|): the shift corrects W's inertia, so its floor follows

@@ -23,7 +23,7 @@
 // trial 0, then delta_0 = 1e-4 (or a third of the last delta that worked,
 // but at least 1e-8 max(1, max |W_ij|): a smaller shift only makes M
 // singular to rounding; W's scale, not H's, as the shift corrects W's
-// inertia), times 100 on the first failures of a solve and 8 afterwards.
+// inertia; the interior steps set a lower floor, set_shift_floor), times 100 on the first failures of a solve and 8 afterwards.
 // Unlike Ipopt, the trial at 0 is skipped while the last factorization
 // needed a shift whose third is still above that floor: the next one starts
 // at the third, and 0 is tried again once the shifts have decayed to the
@@ -74,6 +74,17 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   // inner/barrier_newton.hpp); false when no delta up to the limit works.
   bool FactorWithDiagonal(const Iterate& it, const Vector& d);
   double applied_shift() const { return last_shifted_ ? last_delta_ : 0.0; }
+  // z solving the factored matrix (as factored, with its shift) for r, with
+  // iterative refinement; the residual's ratio ||H z - r|| / (||z|| + ||r||)
+  // (max-norms, Ipopt's). A ratio far above rounding says the factor is
+  // numerically singular. `residual`, `correction`: n-sized work space.
+  double SolveRefined(const Vector& r, Vector* z, Vector* residual, Vector* correction);
+  // Factors the same matrix again with a larger shift (after SolveRefined
+  // found it singular); false when none up to the limit works.
+  bool FactorWithLargerShift();
+  // The shift's floor relative to max(1, max |W_ij|) (1e-8 by default,
+  // the trust region's): the interior steps lower it (barrier_newton.hpp).
+  void set_shift_floor(double relative) { min_shift_ = relative; }
 
  private:
   void BuildPattern(const SparseMatrix& jacobian_pattern);
@@ -111,6 +122,7 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   std::vector<int> pinned_, wanted_;
   Eigen::MatrixXd pinned_solves_, schur_;
   Vector pinned_values_, unit_, column_;
+  double min_shift_ = 1e-8;      // delta_w^min, relative to max(1, max |W_ij|)
   double last_delta_ = 0.0;      // last nonzero shift that worked (Ipopt's delta_w^last)
   bool last_shifted_ = false;    // the last factorization needed that shift
   double step_shift_ = 0.0;      // StepShift's: the first shift each factorization tries
