@@ -213,6 +213,12 @@ bool CholeskyPreconditioner::FactorWithShift() {
   double delta = step_shift_ > 0.0    ? growth * step_shift_
                  : last_delta_ > 0.0 ? std::max(min_shift_ * CurvatureScale(), kShrinkShift * last_delta_)
                                      : kFirstShift;
+  return FactorFromShift(delta, growth);
+}
+
+// The shifts delta, delta growth, ... up to the limit: the first whose
+// factorization works is kept as the last shift.
+bool CholeskyPreconditioner::FactorFromShift(double delta, double growth) {
   for (; delta <= kMaxShift; delta *= growth) {
     ++factorizations_;
     if (cholesky_->Factorize(face_, delta)) {
@@ -262,19 +268,10 @@ double CholeskyPreconditioner::SolveRefined(const Vector& r, Vector* z, Vector* 
 // After a factor whose solve the residual showed singular: the next shift of
 // the inertia rule above the one it was made with.
 bool CholeskyPreconditioner::FactorWithLargerShift() {
-  double delta = last_shifted_ ? kGrowShift * last_delta_
-                               : std::max(kFirstShift, min_shift_ * CurvatureScale());
-  for (; delta <= kMaxShift; delta *= kGrowShift) {
-    ++factorizations_;
-    if (cholesky_->Factorize(face_, delta)) {
-      last_delta_ = delta;
-      last_shifted_ = true;
-      return true;
-    }
-  }
-  last_shifted_ = false;
-  factored_ = false;
-  return false;
+  const double delta = last_shifted_ ? kGrowShift * last_delta_
+                                     : std::max(kFirstShift, min_shift_ * CurvatureScale());
+  factored_ = FactorFromShift(delta, kGrowShift);
+  return factored_;
 }
 
 // max(1, max |W_ij|): the shift corrects W's inertia, so its floor follows

@@ -99,6 +99,7 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   bool FactorSchur();
   void RemovePinned(Vector* z);
   bool FactorWithShift();
+  bool FactorFromShift(double delta, double growth);
   void KeepFactoredValues();  // factored_values_ <- h_'s (Reuse)
   bool FactorStands() const;  // an unshifted factor of h_'s values (Reuse)
   double CurvatureScale() const;
