@@ -75,6 +75,44 @@ class CornerQuadratic : public qpm::Problem {
   Vector a_;
 };
 
+// CornerQuadratic with one row, sum x + a x_0^2 = 0: linear for a = 0,
+// curved at a tiny fraction of its slope for a = 1e-4.
+class CornerWithRow : public CornerQuadratic {
+ public:
+  CornerWithRow(int n, double a) : CornerQuadratic(n), a_(a) {}
+  int num_constraints() const override { return 1; }
+  void GetBounds(qpm::VectorRef x_l, qpm::VectorRef x_u, qpm::VectorRef g_l,
+                 qpm::VectorRef g_u) const override {
+    CornerQuadratic::GetBounds(x_l, x_u, g_l, g_u);
+    g_l.setZero();
+    g_u.setZero();
+  }
+  void InitJacobian(qpm::SparseMatrix* j) const override {
+    const int n = num_variables();
+    j->resize(1, n);
+    for (int i = 0; i < n; ++i) j->insert(0, i) = 1.0;
+    j->makeCompressed();
+  }
+  bool EvalConstraints(const qpm::ConstVectorRef& x, qpm::VectorRef g) override {
+    g[0] = x.sum() + a_ * x[0] * x[0];
+    return true;
+  }
+  bool EvalJacobian(const qpm::ConstVectorRef& x, qpm::SparseMatrixView* j) override {
+    for (int k = 0; k < j->nonZeros(); ++k) j->valuePtr()[k] = 1.0;
+    j->valuePtr()[0] = 1.0 + 2.0 * a_ * x[0];  // column 0 comes first
+    return true;
+  }
+  bool EvalHessian(const qpm::ConstVectorRef& x, double sigma, const qpm::ConstVectorRef& lambda,
+                   qpm::SparseMatrix* h) override {
+    CornerQuadratic::EvalHessian(x, sigma, lambda, h);
+    h->coeffRef(0, 0) += 2.0 * a_ * lambda[0];
+    return true;
+  }
+
+ private:
+  double a_;
+};
+
 // min x_1 s.t. x_1^2 + x_2^2 = 1 in [-2, 2]^2, from (0.6, 0.8): at a large
 // beta the minimizer of Q, near (-1, 0), lies along the curved row, where
 // beta/2 ||c(z + p) - c - J p||^2 grows with the fourth power of a step.
@@ -356,6 +394,70 @@ BOOST_AUTO_TEST_CASE(TheSwitchHandsTheRestOfALongSubproblemToTheInteriorSteps) {
   BOOST_TEST(switching.LendFactorization() != trust_region.LendFactorization());
   BOOST_TEST(x.x[0] == -1.0 - 0.25e-6, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(std::abs(x.x[1]) <= 1e-8);
+}
+
+// Where z has interior_start_bounds bounded entries and a row is curved
+// (the circle's), the default's first subproblem is the interior steps':
+// their iterations and point, and the two Hessian evaluations of the test.
+// One bound fewer than asked, the trust region's.
+BOOST_AUTO_TEST_CASE(TheInteriorStepsTakeTheFirstSubproblemOfACurvedRowWithEnoughBounds) {
+  const Vector x0 = (Vector(2) << 0.6, 0.8).finished();
+  auto solve = [&](long start_bounds, bool interior_alone, long* hess_evals) {
+    Circle problem;
+    qpm::PenaltyFunction q(&problem);
+    q.merit().set_beta(1e6);
+    qpm::Iterate x = StartAt(&q, x0);
+    qpm::Options options;
+    options.tr.interior_start_bounds = start_bounds;
+    std::unique_ptr<qpm::InnerSolver> solver;
+    if (interior_alone) solver = InteriorSteps(&q);
+    else solver = qpm::MakeInnerSolver(options, &q, x);
+    const qpm::InnerSummary s = MinimizeTo(1e-8, solver.get(), &x);
+    *hess_evals = q.counts().hess_evals;
+    return std::make_pair(s, x.x);
+  };
+  long evals_first = 0, evals_alone = 0, evals_tr = 0;
+  const auto first = solve(2, false, &evals_first);
+  const auto alone = solve(0, true, &evals_alone);
+  const auto tr = solve(3, false, &evals_tr);
+  BOOST_TEST(first.first.status == qpm::InnerStatus::kConverged);
+  BOOST_TEST(tr.first.status == qpm::InnerStatus::kConverged);
+  BOOST_TEST(first.first.iterations == alone.first.iterations);
+  BOOST_TEST(first.first.iterations < tr.first.iterations);
+  BOOST_TEST(evals_first == evals_alone + 2);
+  BOOST_TEST((first.second - alone.second).lpNorm<Eigen::Infinity>() == 0.0);
+  BOOST_TEST((first.second - tr.second).lpNorm<Eigen::Infinity>() <= 1e-8);
+}
+
+// Linear rows, or rows curved at 1e-4 of their slope, keep the trust
+// region however many bounds there are: the test evaluates W twice, and
+// the steps are the trust region's alone.
+BOOST_AUTO_TEST_CASE(NearlyLinearRowsKeepTheTrustRegionWhateverTheBounds) {
+  const int n = 50;
+  for (const double a : {0.0, 1e-4}) {
+    BOOST_TEST_CONTEXT("row curvature " << a) {
+      auto solve = [&](bool switching, long* hess_evals) {
+        CornerWithRow problem(n, a);
+        qpm::PenaltyFunction q(&problem);
+        qpm::Iterate x = StartAt(&q);
+        qpm::Options options;
+        options.tr.interior_start_bounds = 1;
+        std::unique_ptr<qpm::InnerSolver> solver;
+        if (switching) solver = qpm::MakeInnerSolver(options, &q, x);
+        else solver = std::make_unique<qpm::TrustRegion>(options.tr, &q);
+        const qpm::InnerSummary s = MinimizeTo(1e-10, solver.get(), &x);
+        *hess_evals = q.counts().hess_evals;
+        return std::make_pair(s, x.x);
+      };
+      long evals_switching = 0, evals_tr = 0;
+      const auto switching = solve(true, &evals_switching);
+      const auto tr = solve(false, &evals_tr);
+      BOOST_TEST(switching.first.status == qpm::InnerStatus::kConverged);
+      BOOST_TEST(switching.first.iterations == tr.first.iterations);
+      BOOST_TEST(evals_switching == evals_tr + 2);
+      BOOST_TEST((switching.second - tr.second).lpNorm<Eigen::Infinity>() == 0.0);
+    }
+  }
 }
 
 // The refined solve's residual is measured on the matrix as factored, its

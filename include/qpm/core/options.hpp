@@ -186,6 +186,12 @@ struct TrustRegionOptions {
   // in a hundred steps is crawling, as at a large beta along curved
   // constraints (docs/acopf.md); 0: never.
   long interior_switch_iterations = 100;
+  // The interior steps from the first subproblem where z has at least this
+  // many bounded entries and some row is curved (two Hessian evaluations
+  // tell): the trust region's model of Q misses beta times the rows'
+  // curvature, and its projected path pays per face change; 0: never
+  // (docs/algorithm.md, "The interior start").
+  long interior_start_bounds = 1000;
 };
 
 // Limited-memory BFGS on Q_beta (two-loop recursion) with the line search.

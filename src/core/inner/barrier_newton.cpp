@@ -54,10 +54,12 @@ BarrierNewton::BarrierNewton(const TrustRegionOptions& options, AssembledPenalty
   const int n = q_->layout().n();
   for (Iterate* it : {&trial_, &start_, &snap_, &best_}) q_->Allocate(it);
   for (Vector* v : {&lower_gap_, &upper_gap_, &v_lower_, &v_upper_, &sigma_, &rhs_, &dz_,
-                    &dv_lower_, &dv_upper_, &dual_, &residual_, &correction_}) {
+                    &dv_lower_, &dv_upper_, &dual_, &residual_, &correction_, &soc_dz_, &soc_rhs_}) {
     v->setZero(n);
   }
-  for (Vector* v : {&lambda_, &y_, &dy_, &y_trial_, &jz_dz_}) v->setZero(q_->layout().m());
+  for (Vector* v : {&lambda_, &y_, &dy_, &y_trial_, &jz_dz_, &soc_e_, &soc_dy_}) {
+    v->setZero(q_->layout().m());
+  }
   filter_.reserve(kStepsPerMu + 2);  // emptied when mu falls, at most one entry per step
   factor_->set_shift_floor(kShiftFloor);
 }
@@ -276,6 +278,11 @@ bool BarrierNewton::Step(double beta, Iterate* x, double* moved) {
   }
   if (!dz_.allFinite()) return false;
   const double tau = std::max(0.99, 1.0 - mu_);  // Ipopt's tau_min
+  q_->jz().Times(*x, dz_, jz_dz_);
+  dy_ = beta * (x->c + jz_dz_) - (y_ - lambda_);  // y + dy = lambda + beta (c + J_z dz)
+  const double alpha = Search(tau, x);
+  if (!(alpha > 0.0)) return false;
+  *moved = alpha * dz_.norm();  // dz_: the step taken, corrected or not
   double alpha_v = 1.0;
   for (int i = 0; i < n; ++i) {
     const bool l = Finite(lower_gap_[i]), u = Finite(upper_gap_[i]);
@@ -284,11 +291,6 @@ bool BarrierNewton::Step(double beta, Iterate* x, double* moved) {
     if (dv_lower_[i] < 0.0) alpha_v = std::min(alpha_v, -tau * v_lower_[i] / dv_lower_[i]);
     if (dv_upper_[i] < 0.0) alpha_v = std::min(alpha_v, -tau * v_upper_[i] / dv_upper_[i]);
   }
-  q_->jz().Times(*x, dz_, jz_dz_);
-  dy_ = beta * (x->c + jz_dz_) - (y_ - lambda_);  // y + dy = lambda + beta (c + J_z dz)
-  const double alpha = Search(FractionToBoundary(tau), x);
-  if (!(alpha > 0.0)) return false;
-  *moved = alpha * dz_.norm();
   v_lower_ += alpha_v * dv_lower_;
   v_upper_ += alpha_v * dv_upper_;
   Gaps(x->x);
@@ -314,24 +316,67 @@ double BarrierNewton::FractionToBoundary(double tau) const {
 // phi by a margin of theta, the filter then keeping the pair it beat. A
 // trial that fails to evaluate is cut back as Ipopt does. The step taken, 0
 // where none.
-double BarrierNewton::Search(double alpha, Iterate* x) {
+double BarrierNewton::Search(double tau, Iterate* x) {
   const double theta = Theta(*x, y_), phi = Phi(*x, y_), slope = PhiSlope(*x);
+  double alpha = FractionToBoundary(tau);
   for (int k = 0; k < kMaxBacktracks; ++k, alpha *= 0.5) {
     trial_.x = x->x + alpha * dz_;
     if (!q_->EvaluateValues(&trial_)) continue;
     y_trial_ = y_ + alpha * dy_;
     bool f_type = false;
-    if (!Acceptable(theta, phi, slope, alpha, Theta(trial_, y_trial_), Phi(trial_, y_trial_), &f_type)) {
+    const double theta_trial = Theta(trial_, y_trial_);
+    if (Acceptable(theta, phi, slope, alpha, theta_trial, Phi(trial_, y_trial_), &f_type)) {
+      if (Take(theta, phi, f_type, x)) return alpha;
       continue;
     }
-    q_->SamePointNext();
-    if (!q_->EvaluateDerivatives(&trial_)) continue;
-    if (!f_type) filter_.push_back({(1.0 - kGammaTheta) * theta, phi - kGammaPhi * theta});
-    SwapIterates(x, &trial_);
-    y_.swap(y_trial_);
-    return alpha;
+    if (k > 0 || theta_trial < theta) continue;
+    const double alpha_soc = Corrected(tau, alpha, *x);  // Ipopt's, on the first trial only
+    if (alpha_soc > 0.0 && Acceptable(theta, phi, slope, alpha, Theta(trial_, y_trial_),
+                                      Phi(trial_, y_trial_), &f_type) &&
+        Take(theta, phi, f_type, x)) {
+      dz_.swap(soc_dz_);
+      dy_.swap(soc_dy_);
+      return alpha_soc;
+    }
   }
   return 0.0;
+}
+
+// trial_ (values evaluated, y_trial_ its y) becomes the iterate, with its
+// derivatives; the filter keeps (theta, phi) after an h-type step.
+bool BarrierNewton::Take(double theta, double phi, bool f_type, Iterate* x) {
+  q_->SamePointNext();
+  if (!q_->EvaluateDerivatives(&trial_)) return false;
+  if (!f_type) filter_.push_back({(1.0 - kGammaTheta) * theta, phi - kGammaPhi * theta});
+  SwapIterates(x, &trial_);
+  y_.swap(y_trial_);
+  return true;
+}
+
+// The second-order correction of a rejected first trial z + alpha dz (Ipopt's,
+// Waechter & Biegler 2006, Sec. 2.4; the trust region's, "Second-order
+// correction"): the rows' linearization error there, e = c(z + alpha dz) - c
+// - alpha J_z dz, joins c in the Newton system's right side, so soc_dz_ =
+// dz - beta H^-1 J_z^T e on the same factor, and y + soc_dy_ = lambda +
+// beta (c + e + J_z soc_dz_). trial_ and y_trial_ are set at its fraction to
+// the boundary, which is returned (0 where the solve or the evaluation fails).
+double BarrierNewton::Corrected(double tau, double alpha, const Iterate& x) {
+  const double beta = q_->merit().beta();
+  soc_e_ = trial_.c - x.c - alpha * jz_dz_;
+  soc_rhs_.setZero();
+  q_->jz().TransposeTimesAdd(x, -beta, soc_e_, &soc_rhs_);
+  if (factor_->SolveRefined(soc_rhs_, &soc_dz_, &residual_, &correction_) > kRatioSingular) return 0.0;
+  soc_dz_ += dz_;
+  if (!soc_dz_.allFinite()) return 0.0;
+  q_->jz().Times(x, soc_dz_, y_trial_);  // J_z soc_dz_, y_trial_ as work
+  soc_dy_ = beta * (x.c + soc_e_ + y_trial_) - (y_ - lambda_);
+  dz_.swap(soc_dz_);
+  const double alpha_soc = FractionToBoundary(tau);
+  dz_.swap(soc_dz_);
+  trial_.x = x.x + alpha_soc * soc_dz_;
+  if (!q_->EvaluateValues(&trial_)) return 0.0;
+  y_trial_ = y_ + alpha_soc * soc_dy_;
+  return alpha_soc;
 }
 
 // Ipopt's acceptance of a trial (theta_trial, phi_trial) at step alpha from
@@ -426,8 +471,17 @@ InnerSummary BarrierNewton::Finish(const InnerControl& control, double q_start,
   return finished;
 }
 
-SwitchingTrustRegion::SwitchingTrustRegion(const TrustRegionOptions& options, AssembledPenalty q)
-    : options_(options), q_(q), trust_region_(options, &q.penalty()) {}
+SwitchingTrustRegion::SwitchingTrustRegion(const TrustRegionOptions& options, AssembledPenalty q,
+                                           bool interior_first)
+    : options_(options), q_(q), trust_region_(options, &q.penalty()) {
+  if (interior_first) MakeInterior();
+}
+
+void SwitchingTrustRegion::MakeInterior() {
+  std::unique_ptr<CholeskyPreconditioner> factor = MakeFactorization(options_, q_);
+  if (factor) interior_ = std::make_unique<BarrierNewton>(options_, q_, std::move(factor), &trust_region_);
+  no_interior_ = !interior_;
+}
 
 // The trust region, for at most interior_switch_iterations steps while the
 // interior steps may still take over; then, where its cost per step or the
@@ -446,11 +500,7 @@ InnerSummary SwitchingTrustRegion::Minimize(const InnerControl& control, Iterate
                       per_step > options_.interior_switch_factorizations;
   const bool cut = first.max_iterations < control.max_iterations &&
                    summary.status == InnerStatus::kIterationLimit;
-  if ((costly || cut) && !no_interior_) {
-    std::unique_ptr<CholeskyPreconditioner> factor = MakeFactorization(options_, q_);
-    if (factor) interior_ = std::make_unique<BarrierNewton>(options_, q_, std::move(factor), &trust_region_);
-    no_interior_ = !interior_;
-  }
+  if ((costly || cut) && !no_interior_) MakeInterior();
   if (!cut) return summary;
   InnerControl rest = control;
   rest.max_iterations = control.max_iterations - summary.iterations;

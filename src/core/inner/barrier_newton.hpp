@@ -83,7 +83,9 @@ class BarrierNewton : public InnerSolver {
   void LowerMu(const Iterate& x);
   bool Step(double beta, Iterate* x, double* moved);
   double FractionToBoundary(double tau) const;
-  double Search(double alpha, Iterate* x);
+  double Search(double tau, Iterate* x);
+  bool Take(double theta, double phi, bool f_type, Iterate* x);
+  double Corrected(double tau, double alpha, const Iterate& x);
   bool Acceptable(double theta, double phi, double slope, double alpha, double theta_trial,
                   double phi_trial, bool* f_type) const;
   void ClampMultipliers();
@@ -103,6 +105,7 @@ class BarrierNewton : public InnerSolver {
   Vector dual_;                   // grad f + J_z^T y (z-sized)
   Vector lambda_;                 // L_A's lambda (0 without), for the subproblem
   Vector y_, dy_, y_trial_, jz_dz_;  // the constraints' multipliers and their step (m-sized)
+  Vector soc_dz_, soc_rhs_, soc_e_, soc_dy_;  // the second-order correction (Corrected)
   struct FilterEntry {
     double theta, phi;
   };
@@ -123,7 +126,10 @@ class BarrierNewton : public InnerSolver {
 // any machine (docs/algorithm.md, "Interior steps on the bounds").
 class SwitchingTrustRegion : public InnerSolver {
  public:
-  SwitchingTrustRegion(const TrustRegionOptions& options, AssembledPenalty q);
+  // `interior_first`: the interior steps from the first subproblem, where a
+  // factorization is affordable (MakeInnerSolver decides).
+  SwitchingTrustRegion(const TrustRegionOptions& options, AssembledPenalty q,
+                       bool interior_first = false);
   InnerSummary Minimize(const InnerControl& control, Iterate* x) override;
   long factorizations() const override;
   long corrections() const override { return trust_region_.corrections(); }
@@ -131,6 +137,8 @@ class SwitchingTrustRegion : public InnerSolver {
   FaceSolve* LendFactorization() override;
 
  private:
+  void MakeInterior();  // interior_, where a factorization is affordable
+
   TrustRegionOptions options_;
   AssembledPenalty q_;
   TrustRegion trust_region_;

@@ -152,18 +152,79 @@ bool ReportStep(const InnerControl& control, const Iterate& x, const StepInfo& s
   return false;
 }
 
+namespace {
+
+// Entries of z with a finite bound.
+long BoundedEntries(const SlackLayout& layout) {
+  if (!layout.has_bounds()) return 0;
+  long count = 0;
+  for (int i = 0; i < layout.n(); ++i) {
+    count += std::isfinite(layout.lower()[i]) || std::isfinite(layout.upper()[i]) ? 1 : 0;
+  }
+  return count;
+}
+
+// z moved by 1% of max(1, |z_i|) in each entry of x, inward where a bound
+// is that near.
+Vector MovedInside(const SlackLayout& layout, const Vector& z) {
+  Vector moved = z;
+  for (int i = 0; i < layout.n_x(); ++i) {
+    const double step = 0.01 * std::max(1.0, std::abs(z[i]));
+    const double l = layout.has_bounds() ? layout.lower()[i] : -std::numeric_limits<double>::infinity();
+    const double u = layout.has_bounds() ? layout.upper()[i] : std::numeric_limits<double>::infinity();
+    moved[i] = z[i] + step <= u ? z[i] + step : std::max(l, std::min(u, z[i] - step));
+  }
+  return moved;
+}
+
+// Whether the rows are curved on their own scale: the Lagrangian's Hessian
+// at MovedInside(z_0) with row weights y (1 to 2, so that no two rows cancel
+// by symmetry) less the one with y = 0 (Hess f alone) has an entry above
+// kRowCurvature times J's largest at z_0. AC power flow's rows are 30 to 50
+// times their slope there, a semilinear PDE's 1e-5 to 1e-4 (docs/algorithm.md,
+// "The interior start"). Two Hessian evaluations, counted; false where
+// either fails.
+constexpr double kRowCurvature = 1e-2;
+bool RowsCurved(AssembledPenalty q, const Iterate& start) {
+  PenaltyFunction& penalty = q.penalty();
+  const int m = penalty.layout().m();
+  if (m == 0 || start.jacobian_values.size() == 0) return false;
+  Iterate moved;
+  moved.x = MovedInside(penalty.layout(), start.x);
+  if (!penalty.EvaluateHessianAt(moved, Vector::Zero(m))) return false;
+  const SparseMatrix& w = q.hessian();
+  const Vector f_only = Eigen::Map<const Vector>(w.valuePtr(), w.nonZeros());
+  Vector y(m);
+  for (int j = 0; j < m; ++j) y[j] = 1.0 + (j % 7) / 7.0;
+  if (!penalty.EvaluateHessianAt(moved, y)) return false;
+  const Vector rows = Eigen::Map<const Vector>(w.valuePtr(), w.nonZeros()) - f_only;
+  const double slope = start.jacobian_values.lpNorm<Eigen::Infinity>();
+  return rows.size() > 0 && rows.lpNorm<Eigen::Infinity>() > kRowCurvature * slope;
+}
+
+// TrustRegionOptions::interior_start_bounds: many bounds and curved rows.
+bool InteriorFirst(const TrustRegionOptions& tr, AssembledPenalty q, const Iterate& start) {
+  return tr.interior_start_bounds > 0 && BoundedEntries(q->layout()) >= tr.interior_start_bounds &&
+         RowsCurved(q, start);
+}
+
+}  // namespace
+
 // Gradient descent, L-BFGS and the interior steps only on an assembled penalty (a distributed
 // model is refused them before: outer/refusal.hpp).
-std::unique_ptr<InnerSolver> MakeInnerSolver(const Options& options, PenaltyFunction* q) {
+std::unique_ptr<InnerSolver> MakeInnerSolver(const Options& options, PenaltyFunction* q,
+                                             const Iterate& start) {
   if (options.inner_solver == InnerSolverType::kInterior && q->layout().has_bounds() && q->assembled()) {
     std::unique_ptr<CholeskyPreconditioner> factor = MakeFactorization(options.tr, *q->assembled());
     if (factor) return std::make_unique<BarrierNewton>(options.tr, *q->assembled(), std::move(factor));
   }
   if (options.inner_solver == InnerSolverType::kTrustRegion && q->layout().has_bounds() &&
       q->assembled() &&
-      (options.tr.interior_switch_factorizations > 0.0 || options.tr.interior_switch_iterations > 0) &&
+      (options.tr.interior_switch_factorizations > 0.0 || options.tr.interior_switch_iterations > 0 ||
+       options.tr.interior_start_bounds > 0) &&
       options.mode != Mode::kPaper) {
-    return std::make_unique<SwitchingTrustRegion>(options.tr, *q->assembled());
+    const bool first = InteriorFirst(options.tr, *q->assembled(), start);
+    return std::make_unique<SwitchingTrustRegion>(options.tr, *q->assembled(), first);
   }
   if (options.inner_solver == InnerSolverType::kTrustRegion ||
       options.inner_solver == InnerSolverType::kInterior) {

@@ -113,8 +113,10 @@ class InnerSolver {
   virtual FaceSolve* LendFactorization() { return nullptr; }
 };
 
-// The inner solver Options::inner_solver names, over `q`.
-std::unique_ptr<InnerSolver> MakeInnerSolver(const Options& options, PenaltyFunction* q);
+// The inner solver Options::inner_solver names, over `q`, for a solve from
+// `start` (evaluated; the interior start's test reads it).
+std::unique_ptr<InnerSolver> MakeInnerSolver(const Options& options, PenaltyFunction* q,
+                                             const Iterate& start);
 
 // Declares a subproblem stalled when max(window, steps before the last
 // progress) accepted steps in a row brought neither a new lowest ||grad Q||

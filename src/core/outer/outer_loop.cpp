@@ -85,7 +85,7 @@ bool OuterLoop::Start(const Vector& x0, const Vector& lambda0) {
   // and there are no slacks: one n-vector less (docs/algorithm.md, "Memory budget").
   const bool z0_is_x0 = report_.summary().start_projected == 0 && q_.layout().num_slacks() == 0;
   points_.SaveX0(z0_is_x0 ? &x0 : nullptr);
-  inner_ = MakeInnerSolver(options_, &q_);
+  inner_ = MakeInnerSolver(options_, &q_, x);
   return true;
 }
 
