@@ -181,7 +181,7 @@ Vector MovedInside(const SlackLayout& layout, const Vector& z) {
 // at MovedInside(z_0) with row weights y (1 to 2, so that no two rows cancel
 // by symmetry) less the one with y = 0 (Hess f alone) has an entry above
 // kRowCurvature times J's largest at z_0. AC power flow's rows are 30 to 50
-// times their slope there, a semilinear PDE's 1e-5 to 1e-4 (docs/algorithm.md,
+// times their slope there, a semilinear PDE's 6e-6 to 7e-5 (docs/algorithm.md,
 // "The interior start"). Two Hessian evaluations, counted; false where
 // either fails.
 constexpr double kRowCurvature = 1e-2;
