@@ -165,13 +165,12 @@ long BoundedEntries(const SlackLayout& layout) {
 }
 
 // z moved by 1% of max(1, |z_i|) in each entry of x, inward where a bound
-// is that near.
+// is that near (a layout with bounds: InteriorFirst counts them first).
 Vector MovedInside(const SlackLayout& layout, const Vector& z) {
   Vector moved = z;
   for (int i = 0; i < layout.n_x(); ++i) {
     const double step = 0.01 * std::max(1.0, std::abs(z[i]));
-    const double l = layout.has_bounds() ? layout.lower()[i] : -std::numeric_limits<double>::infinity();
-    const double u = layout.has_bounds() ? layout.upper()[i] : std::numeric_limits<double>::infinity();
+    const double l = layout.lower()[i], u = layout.upper()[i];
     moved[i] = z[i] + step <= u ? z[i] + step : std::max(l, std::min(u, z[i] - step));
   }
   return moved;
