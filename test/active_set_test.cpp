@@ -311,6 +311,29 @@ BOOST_AUTO_TEST_CASE(TrustRegionReachesTheCornerOfA1000DimensionalBoxInOneStep) 
   BOOST_TEST(x.grad_q_norm == 0.0);         // every gradient entry points out of the box
 }
 
+// With a box the default's first radius is the paper's 1, not the whole
+// step: the step's length also decides how many bounds the projected search
+// meets at once (docs/algorithm.md, "The first radius").
+BOOST_AUTO_TEST_CASE(OnABoxTheFirstTrialStaysWithinThePapersRadius) {
+  CornerQuadratic problem(1000);
+  qpm::PenaltyFunction q(&problem);
+  qpm::Iterate x = StartAt(&q);  // x0 = 0
+  const qpm::TrustRegionOptions options;
+  BOOST_REQUIRE(options.initial_radius == 0.0);  // the mode's
+  qpm::TrustRegion solver(options, &q);
+  qpm::InnerControl control;
+  control.tolerance = qpm::FeasibilityTolerance{1e-10, 1e-10, 0.0};
+  control.max_iterations = 1000;
+  double first_radius = 0.0;
+  control.on_iteration = [&](const qpm::Iterate&, const qpm::StepInfo& step) {
+    if (first_radius == 0.0) first_radius = step.step_size;
+    return true;
+  };
+  const qpm::InnerSummary s = solver.Minimize(control, &x);
+  BOOST_TEST(s.status == qpm::InnerStatus::kConverged);
+  BOOST_TEST(first_radius == 1.0);
+}
+
 // The barrier's steps move every entry toward the corner at once, and the
 // snapped point is exactly the corner: a handful of factorizations, not one
 // per bound.

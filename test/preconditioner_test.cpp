@@ -398,10 +398,12 @@ BOOST_AUTO_TEST_CASE(AnExactRatioOnAQuadraticOpensTheRadiusAtOnce) {
   const TestProblem p = LeastNorm();
   EigenProblem problem(p);
   const Vector far = Vector::Constant(p.n, 300.0);
-  qpm::Options doubling;
+  qpm::Options jump;
+  jump.tr.initial_radius = 1.0;  // the default's first radius is already tr.max_radius
+  qpm::Options doubling = jump;
   doubling.tr.exact_ratio = 0.0;
   const qpm::Summary d = qpm::Solve(&problem, far, doubling);
-  const qpm::Summary s = qpm::Solve(&problem, far, qpm::Options());
+  const qpm::Summary s = qpm::Solve(&problem, far, jump);
   BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
   BOOST_TEST(d.termination == qpm::TerminationType::kConverged);
   BOOST_REQUIRE(s.preconditioner == "cholesky");

@@ -76,6 +76,28 @@ BOOST_AUTO_TEST_CASE(TrustRegionStepNeverExceedsTheRadiusAndQNeverIncreases) {
   }
 }
 
+// Without a box the default's first trial is the whole step (Delta_0 =
+// Delta_max): from 300 away the least-norm problem takes one step where
+// the paper's Delta_0 = 1 doubles its way there.
+BOOST_AUTO_TEST_CASE(WithoutABoxTheFirstTrialIsTheWholeStep) {
+  const TestProblem p = LeastNorm();
+  EigenProblem problem(p);
+  const Vector far = Vector::Constant(p.n, 300.0);
+  const qpm::TrustRegionOptions whole;  // initial_radius 0: the mode's
+  qpm::TrustRegionOptions paper;
+  paper.initial_radius = 1.0;
+  std::vector<Step> steps_whole, steps_paper;
+  double q0 = 0.0;
+  const qpm::InnerSummary w = Run<qpm::TrustRegion>(&problem, far, 1e2, 1e-9, whole, &steps_whole, &q0);
+  const qpm::InnerSummary d = Run<qpm::TrustRegion>(&problem, far, 1e2, 1e-9, paper, &steps_paper, &q0);
+  BOOST_TEST(w.status == qpm::InnerStatus::kConverged);
+  BOOST_TEST(d.status == qpm::InnerStatus::kConverged);
+  BOOST_REQUIRE(!steps_whole.empty());
+  BOOST_TEST(steps_whole.front().radius == whole.max_radius);
+  BOOST_TEST(steps_paper.front().radius == 1.0);
+  BOOST_TEST(steps_whole.size() < steps_paper.size());
+}
+
 BOOST_AUTO_TEST_CASE(LbfgsConvergesAndNeverIncreasesQ) {
   const qpm::LbfgsOptions options;
   for (const TestProblem& p : AllProblems()) {

@@ -429,8 +429,10 @@ void AddTrustRegion(Table* t) {
   t->push_back(Number(QPM_FIELD(tr.factor_flops_per_entry), Above(0.0),
       "Auto preconditioner's trial: a factorization's flops per entry a product with H "
       "streams in the same time."));
-  t->push_back(WithSymbol("Delta_0", Number(QPM_FIELD(tr.initial_radius), Above(0.0),
-      "Initial trust-region radius (at most tr.max_radius).")));
+  t->push_back(WithSymbol("Delta_0", Number(QPM_FIELD(tr.initial_radius), AtLeast(0.0),
+      "Initial trust-region radius (at most tr.max_radius). 0: the mode's: 1 with qpm_mode "
+      "paper; otherwise tr.max_radius without bounds (the first trial is the whole step) and 1 "
+      "with bounds (docs/algorithm.md, \"The first radius\").")));
   t->push_back(Number(QPM_FIELD(tr.eta_accept), Open(0.0, 1.0),
       "Accept the step when rho >= this."));
   t->push_back(Number(QPM_FIELD(tr.eta_expand), Below(1.0),

@@ -83,7 +83,7 @@ struct TrustRegionOptions {
   // (BLAS 3 against memory-bound streaming; measured on cvxqp3 of nl-large,
   // docs/algorithm.md), for that comparison.
   double factor_flops_per_entry = 4.0;
-  double initial_radius = 1.0;   // Delta_0
+  double initial_radius = 0.0;   // Delta_0; 0: the mode's (Options::Resolved)
   double max_radius = 1e3;       // Delta_max (paper assumption A9 needs a bound)
   double eta_accept = 0.1;       // accept the step when rho >= eta_accept
   double eta_expand = 0.75;      // grow the radius when rho > eta_expand at the boundary
@@ -369,7 +369,9 @@ struct Options {
   // These options with the mode-dependent defaults made concrete, once, for
   // every front end (qpm::Solve calls it): tr.preconditioner kModeDefault is
   // none (the paper's plain CG) in the paper's mode and auto in the default mode;
-  // tr.correction kModeDefault none and second-order likewise.
+  // tr.correction kModeDefault none and second-order likewise;
+  // tr.initial_radius 0 is 1 (the paper's Delta_0) in the paper's mode and
+  // stays 0 in the default mode (TrustRegion: tr.max_radius without a box).
   Options Resolved() const;
 };
 

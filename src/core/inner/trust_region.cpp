@@ -18,7 +18,7 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
           q->layout().has_bounds() ? nullptr : &q->workspace()->z, q->layout().reduce()),
       active_set_(q->layout().has_bounds() ? q->layout().n() : 0, options,
                   q->layout().has_bounds() ? &q->workspace()->z : nullptr, q->layout().reduce()),
-      radius_(options.initial_radius),
+      radius_(FirstRadius(options, q->layout())),
       // No jump with a box (TrustRegionOptions::exact_ratio): -1 never holds.
       exact_ratio_(q->layout().has_bounds() ? -1.0 : options.exact_ratio),
       max_radius_(options.max_radius),
@@ -43,6 +43,15 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
   const bool correct = options.correction != CorrectionKind::kNone && q_->layout().m() > 0;
   correct_ = correct ? &TrustRegion::SecondOrderCorrection : &TrustRegion::NoCorrection;
   if (correct) linear_residual_.resize(q_->layout().m());
+}
+
+// Delta_0: tr.initial_radius, or where it is 0 (the default mode's) the whole
+// step without a box, the paper's 1 with one: there the step's length also
+// decides how many bounds the projected search meets at once, as for the
+// jump to Delta_max (docs/algorithm.md, "The first radius").
+double TrustRegion::FirstRadius(const TrustRegionOptions& options, const SlackLayout& layout) {
+  if (options.initial_radius > 0.0) return options.initial_radius;
+  return layout.has_bounds() ? 1.0 : options.max_radius;
 }
 
 // W is evaluated at a trial point before it is accepted: when the model

@@ -57,6 +57,7 @@ class TrustRegion : public InnerSolver {
  private:
   bool BelowResolution(const Vector& z) const;
   StallMonitor NewStallMonitor(const InnerControl& control, const Iterate& x) const;
+  static double FirstRadius(const TrustRegionOptions& options, const SlackLayout& layout);
   double RelativeCap(const Iterate& x) const;
   bool RadiusCollapsed(const Iterate& x);
   bool RadiusCapped(double step_norm);
