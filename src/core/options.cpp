@@ -81,7 +81,7 @@ Options Options::Resolved() const {
   if (o.tr.correction == CorrectionKind::kModeDefault) {
     o.tr.correction = mode == Mode::kPaper ? CorrectionKind::kNone : CorrectionKind::kSecondOrder;
   }
-  if (o.tr.initial_radius == 0.0 && mode == Mode::kPaper) o.tr.initial_radius = 1.0;
+  if (o.tr.initial_radius == 0.0 && mode == Mode::kPaper) o.tr.initial_radius = kPapersInitialRadius;
   return o;
 }
 

@@ -62,6 +62,10 @@ enum class PreconditionerKind { kNone, kJacobi, kPenalty, kCholesky, kAuto, kMod
 // paper's mode, kSecondOrder in the default mode (Options::Resolved).
 enum class CorrectionKind { kNone, kSecondOrder, kModeDefault };
 
+// The paper's Delta_0: tr.initial_radius in paper mode, and the default
+// mode's first radius over a box (TrustRegion::FirstRadius).
+constexpr double kPapersInitialRadius = 1.0;
+
 struct TrustRegionOptions {
   PreconditionerKind preconditioner = PreconditionerKind::kModeDefault;  // CG preconditioner: the mode's
   CorrectionKind correction = CorrectionKind::kModeDefault;  // of a rejected trial: the mode's

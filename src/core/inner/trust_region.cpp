@@ -51,7 +51,7 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
 // jump to Delta_max (docs/algorithm.md, "The first radius").
 double TrustRegion::FirstRadius(const TrustRegionOptions& options, const SlackLayout& layout) {
   if (options.initial_radius > 0.0) return options.initial_radius;
-  return layout.has_bounds() ? 1.0 : options.max_radius;
+  return layout.has_bounds() ? kPapersInitialRadius : options.max_radius;
 }
 
 // W is evaluated at a trial point before it is accepted: when the model
