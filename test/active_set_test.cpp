@@ -113,6 +113,39 @@ class CornerWithRow : public CornerQuadratic {
   double a_;
 };
 
+// Double wells on CornerWithRow's linear row: f = sum_i (x_i^2 - 1/4)^2 + t_i x_i over
+// [-1, 1]^n with sum x = 0, from x_0 = 0, where every f_i is concave
+// (f_i'' = 12 x_i^2 - 1): each x_i ends near -1/2 or 1/2, and which wells
+// the path picks is the path's choice.
+class DoubleWellsWithRow : public CornerWithRow {
+ public:
+  explicit DoubleWellsWithRow(int n) : CornerWithRow(n, 0.0), tilt_(n) {
+    for (int i = 0; i < n; ++i) tilt_[i] = ((i % 5) - 2) / 20.0;  // no multiple of the row's normal
+  }
+  void GetBounds(qpm::VectorRef x_l, qpm::VectorRef x_u, qpm::VectorRef g_l,
+                 qpm::VectorRef g_u) const override {
+    CornerWithRow::GetBounds(x_l, x_u, g_l, g_u);
+    x_l.setConstant(-1.0);
+    x_u.setConstant(1.0);
+  }
+  bool EvalObjective(const qpm::ConstVectorRef& x, double* f) override {
+    *f = ((x.array().square() - 0.25).square() + tilt_.array() * x.array()).sum();
+    return true;
+  }
+  bool EvalGradient(const qpm::ConstVectorRef& x, qpm::VectorRef g) override {
+    g = (4.0 * x.array() * (x.array().square() - 0.25) + tilt_.array()).matrix();
+    return true;
+  }
+  bool EvalHessian(const qpm::ConstVectorRef& x, double sigma, const qpm::ConstVectorRef&,
+                   qpm::SparseMatrix* h) override {
+    for (int i = 0; i < num_variables(); ++i) h->coeffRef(i, i) = sigma * (12.0 * x[i] * x[i] - 1.0);
+    return true;
+  }
+
+ private:
+  Vector tilt_;
+};
+
 // min x_1 s.t. x_1^2 + x_2^2 = 1 in [-2, 2]^2, from (0.6, 0.8): at a large
 // beta the minimizer of Q, near (-1, 0), lies along the curved row, where
 // beta/2 ||c(z + p) - c - J p||^2 grows with the fourth power of a step.
@@ -481,6 +514,38 @@ BOOST_AUTO_TEST_CASE(NearlyLinearRowsKeepTheTrustRegionWhateverTheBounds) {
       BOOST_TEST((switching.second - tr.second).lpNorm<Eigen::Infinity>() == 0.0);
     }
   }
+}
+
+// Where the first subproblem's trust region meets a factorization that
+// needs a shift (Q nonconvex on the face) and z has interior_start_bounds
+// bounded entries, the subproblem starts again from its start on the
+// interior steps: their point (other wells than the trust region's own
+// path, one bound fewer than asked), and their steps plus the trust
+// region's before the shift in the count.
+BOOST_AUTO_TEST_CASE(ANonconvexFirstSubproblemStartsAgainOnTheInteriorSteps) {
+  const int n = 50;
+  auto solve = [&](long start_bounds, bool interior_alone) {
+    DoubleWellsWithRow problem(n);
+    qpm::PenaltyFunction q(&problem);
+    qpm::Iterate x = StartAt(&q);
+    qpm::Options options;
+    options.tr.interior_start_bounds = start_bounds;
+    options.tr.preconditioner = qpm::PreconditionerKind::kCholesky;  // factored from the first step
+    std::unique_ptr<qpm::InnerSolver> solver;
+    if (interior_alone) solver = InteriorSteps(&q);
+    else solver = qpm::MakeInnerSolver(options, &q, x);
+    const qpm::InnerSummary s = MinimizeTo(1e-8, solver.get(), &x);
+    return std::make_pair(s, x.x);
+  };
+  const auto restarted = solve(n, false);
+  const auto alone = solve(0, true);
+  const auto tr = solve(n + 1, false);
+  BOOST_TEST(restarted.first.status == qpm::InnerStatus::kConverged);
+  BOOST_TEST(alone.first.status == qpm::InnerStatus::kConverged);
+  BOOST_TEST(tr.first.status == qpm::InnerStatus::kConverged);
+  BOOST_TEST(restarted.first.iterations >= alone.first.iterations);
+  BOOST_TEST((restarted.second - alone.second).lpNorm<Eigen::Infinity>() <= 1e-8);
+  BOOST_TEST((restarted.second - tr.second).lpNorm<Eigen::Infinity>() > 0.5);  // other wells
 }
 
 // The refined solve's residual is measured on the matrix as factored, its

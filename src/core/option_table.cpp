@@ -498,10 +498,11 @@ void AddTrustRegion(Table* t) {
       "taken this many accepted steps, the interior steps on the bounds take over, for the rest "
       "of that subproblem and the later ones; 0: never."));
   t->push_back(Integer(QPM_FIELD(tr.interior_start_bounds), AtLeast(0),
-      "Bounded problems with a factorizing preconditioner and a curved row (two Hessian "
-      "evaluations at the start tell): where at least this many entries of z (variables and "
-      "slacks) have a finite bound, the interior steps take the subproblems from the first; "
-      "0: never."));
+      "Bounded problems with rows and a factorizing preconditioner, where at least this many "
+      "entries of z (variables and slacks) have a finite bound: with a curved row (two Hessian "
+      "evaluations at the start tell) the interior steps take the subproblems from the first; "
+      "else the first subproblem that moves starts again on them if a factorization of its "
+      "trust region needs a shift (Q nonconvex); 0: never."));
   t->push_back(Number(QPM_FIELD(tr.release_gain), Open(0.0, 1.0),
       "Bounded problems: those rounds stop once one lowers the model by less than this fraction "
       "of the step's decrease so far."));

@@ -193,8 +193,10 @@ struct TrustRegionOptions {
   // The interior steps from the first subproblem where z has at least this
   // many bounded entries and some row is curved (two Hessian evaluations
   // tell): the trust region's model of Q misses beta times the rows'
-  // curvature, and its projected path pays per face change; 0: never
-  // (docs/algorithm.md, "The interior start").
+  // curvature, and its projected path pays per face change. Where no row is
+  // curved, the first subproblem that moves starts again on the interior
+  // steps if its trust region meets a nonconvex Q (a shifted
+  // factorization). 0: never (docs/algorithm.md, "The interior start").
   long interior_start_bounds = 1000;
 };
 

@@ -472,9 +472,11 @@ InnerSummary BarrierNewton::Finish(const InnerControl& control, double q_start,
 }
 
 SwitchingTrustRegion::SwitchingTrustRegion(const TrustRegionOptions& options, AssembledPenalty q,
-                                           bool interior_first)
-    : options_(options), q_(q), trust_region_(options, &q.penalty()) {
+                                           bool interior_first, bool watch_shift)
+    : options_(options), q_(q), trust_region_(options, &q.penalty()),
+      watch_shift_(watch_shift && !interior_first) {
   if (interior_first) MakeInterior();
+  if (watch_shift_) q_->Allocate(&start_);
 }
 
 void SwitchingTrustRegion::MakeInterior() {
@@ -493,7 +495,11 @@ InnerSummary SwitchingTrustRegion::Minimize(const InnerControl& control, Iterate
   const long cap = options_.interior_switch_iterations;
   InnerControl first = control;
   if (cap > 0 && !no_interior_) first.max_iterations = std::min(control.max_iterations, cap);
+  first.stop_at_shifted_model = watch_shift_ && !no_interior_;
+  if (first.stop_at_shifted_model) start_ = *x;
   const InnerSummary summary = trust_region_.Minimize(first, x);
+  if (summary.shifted_model) return RestartInterior(control, summary.iterations, x);
+  if (summary.iterations > 0) watch_shift_ = false;  // the first subproblem that moved chose the path
   const double per_step = static_cast<double>(trust_region_.factorizations() - before) /
                           std::max(1L, summary.iterations);
   const bool costly = options_.interior_switch_factorizations > 0.0 && summary.iterations >= 3 &&
@@ -507,6 +513,21 @@ InnerSummary SwitchingTrustRegion::Minimize(const InnerControl& control, Iterate
   InnerSummary more = interior_ ? interior_->Minimize(rest, x) : trust_region_.Minimize(rest, x);
   more.iterations += summary.iterations;
   return more;
+}
+
+// The watched subproblem found Q nonconvex: it starts again from its start
+// point on the interior steps, which keep the subproblems from here on;
+// the trust region's steps stay counted.
+InnerSummary SwitchingTrustRegion::RestartInterior(const InnerControl& control, long steps,
+                                                   Iterate* x) {
+  watch_shift_ = false;
+  MakeInterior();
+  *x = start_;
+  InnerControl rest = control;
+  rest.max_iterations = std::max(0L, control.max_iterations - steps);
+  InnerSummary summary = interior_ ? interior_->Minimize(rest, x) : trust_region_.Minimize(rest, x);
+  summary.iterations += steps;
+  return summary;
 }
 
 long SwitchingTrustRegion::factorizations() const {

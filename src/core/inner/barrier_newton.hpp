@@ -123,13 +123,19 @@ class BarrierNewton : public InnerSolver {
 // accepted step, or within the subproblem whose trust region reaches
 // interior_switch_iterations accepted steps (the steps after them are the
 // interior steps'): counted work, so the same model takes the same path on
-// any machine (docs/algorithm.md, "Interior steps on the bounds").
+// any machine (docs/algorithm.md, "Interior steps on the bounds"). Watched,
+// the first subproblem that moves starts again on the interior steps once
+// the trust region's model turns out nonconvex (same place, "The interior
+// start").
 class SwitchingTrustRegion : public InnerSolver {
  public:
   // `interior_first`: the interior steps from the first subproblem, where a
   // factorization is affordable (MakeInnerSolver decides).
+  // `watch_shift`: the first subproblem that moves starts again on the
+  // interior steps if a factorization of its trust region needs a shift (Q
+  // nonconvex on the face: docs/algorithm.md, "The interior start").
   SwitchingTrustRegion(const TrustRegionOptions& options, AssembledPenalty q,
-                       bool interior_first = false);
+                       bool interior_first = false, bool watch_shift = false);
   InnerSummary Minimize(const InnerControl& control, Iterate* x) override;
   long factorizations() const override;
   long corrections() const override { return trust_region_.corrections(); }
@@ -138,12 +144,15 @@ class SwitchingTrustRegion : public InnerSolver {
 
  private:
   void MakeInterior();  // interior_, where a factorization is affordable
+  InnerSummary RestartInterior(const InnerControl& control, long steps, Iterate* x);
 
   TrustRegionOptions options_;
   AssembledPenalty q_;
   TrustRegion trust_region_;
   std::unique_ptr<BarrierNewton> interior_;  // made at the switch
   bool no_interior_ = false;  // the switch found no affordable factorization
+  bool watch_shift_;          // until the first subproblem that moved
+  Iterate start_;             // the watched subproblem's start
 };
 
 }  // namespace qpm

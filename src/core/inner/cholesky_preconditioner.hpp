@@ -69,6 +69,7 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   void Solve(const Vector& r, Vector* z) override { cholesky_->Solve(r, z); }
   void HoldFace(bool hold) override { hold_face_ = hold; }
   double StepShift() override;
+  bool Shifted() const override { return factored_ && last_shifted_; }
   // Assembles H at `it` and factors H + diag(d) + delta I on the whole
   // space, delta by the inertia rule above (the interior step,
   // inner/barrier_newton.hpp); false when no delta up to the limit works.

@@ -201,10 +201,11 @@ bool RowsCurved(AssembledPenalty q, const Iterate& start) {
   return rows.size() > 0 && rows.lpNorm<Eigen::Infinity>() > kRowCurvature * slope;
 }
 
-// TrustRegionOptions::interior_start_bounds: many bounds and curved rows.
-bool InteriorFirst(const TrustRegionOptions& tr, AssembledPenalty q, const Iterate& start) {
-  return tr.interior_start_bounds > 0 && BoundedEntries(q->layout()) >= tr.interior_start_bounds &&
-         RowsCurved(q, start);
+// TrustRegionOptions::interior_start_bounds: enough bounds and some rows
+// for the interior start (where a row is curved) or the nonconvexity watch.
+bool ManyBounds(const TrustRegionOptions& tr, const SlackLayout& layout) {
+  return tr.interior_start_bounds > 0 && layout.m() > 0 &&
+         BoundedEntries(layout) >= tr.interior_start_bounds;
 }
 
 }  // namespace
@@ -222,8 +223,9 @@ std::unique_ptr<InnerSolver> MakeInnerSolver(const Options& options, PenaltyFunc
       (options.tr.interior_switch_factorizations > 0.0 || options.tr.interior_switch_iterations > 0 ||
        options.tr.interior_start_bounds > 0) &&
       options.mode != Mode::kPaper) {
-    const bool first = InteriorFirst(options.tr, *q->assembled(), start);
-    return std::make_unique<SwitchingTrustRegion>(options.tr, *q->assembled(), first);
+    const bool many = ManyBounds(options.tr, q->layout());
+    const bool first = many && RowsCurved(*q->assembled(), start);
+    return std::make_unique<SwitchingTrustRegion>(options.tr, *q->assembled(), first, many);
   }
   if (options.inner_solver == InnerSolverType::kTrustRegion ||
       options.inner_solver == InnerSolverType::kInterior) {

@@ -78,6 +78,10 @@ struct InnerControl {
   std::function<bool(Iterate*)> solves_problem;
   // Called after each accepted step; returning false stops with kUserStop.
   std::function<bool(const Iterate&, const StepInfo&)> on_iteration;
+  // Trust region: stop (kIterationLimit, InnerSummary::shifted_model) at the
+  // first step whose factorization of H needed a shift, H not positive
+  // definite on its face (SwitchingTrustRegion's nonconvexity watch).
+  bool stop_at_shifted_model = false;
 };
 
 struct InnerSummary {
@@ -93,6 +97,8 @@ struct InnerSummary {
   // kStalled because every trial of the last step failed to evaluate (Ipopt
   // ends such a solve Invalid_Number_Detected).
   bool evaluation_failed = false;
+  // Stopped by InnerControl::stop_at_shifted_model.
+  bool shifted_model = false;
 };
 
 // An inner solver: `x` holds a point with values and gradient for the

@@ -223,6 +223,9 @@ class AutoPreconditioner : public Preconditioner {
   double StepShift() override {
     return kind() == PreconditionerKind::kCholesky ? cholesky_->StepShift() : 0.0;
   }
+  bool Shifted() const override {
+    return kind() == PreconditionerKind::kCholesky && cholesky_->Shifted();
+  }
   // At the start of each step: products_ are the last step's CG iterations.
   bool Update(const Iterate& it) override {
     if (phase_ == Phase::kJacobi && products_ >= trial_products_) {

@@ -67,6 +67,9 @@ class Preconditioner : public CgPreconditioner {
   // decayed as Ipopt's delta_w), 0 for any other M. Called once per point,
   // after Update.
   virtual double StepShift() { return 0.0; }
+  // Whether the last factorization needed a diagonal shift: H was not
+  // positive definite on its face (false for any M that is no factorization).
+  virtual bool Shifted() const { return false; }
 
  protected:
   long factorizations_ = 0;  // numeric sparse or dense factorizations so far

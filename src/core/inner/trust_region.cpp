@@ -84,7 +84,13 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
     preconditioner_current = true;
     max_radius_ = cap_scale_ * (control.relative_radius_cap ? RelativeCap(*x) : options_.max_radius);
     StepInfo step;
-    const bool accepted = TryStep(*x, &step) && HessianAtTrial(control, &hessian_current);
+    const bool stepped = TryStep(*x, &step);
+    if (control.stop_at_shifted_model && preconditioner_ && preconditioner_->Shifted()) {
+      summary.status = InnerStatus::kIterationLimit;  // x: the last accepted point
+      summary.shifted_model = true;
+      return summary;
+    }
+    const bool accepted = stepped && HessianAtTrial(control, &hessian_current);
     if (!accepted) {
       ++rejected;
       rejected_here_ = true;
