@@ -449,6 +449,17 @@ void AddTrustRegion(Table* t) {
   t->push_back(Number(QPM_FIELD(tr.cap_growth), AtLeast(1.0),
       "With the cholesky preconditioner, an accepted step at Delta = tr.max_radius with rho > "
       "tr.eta_expand multiplies the cap by this for the rest of the subproblem; 1: never."));
+  t->push_back(Integer(QPM_FIELD(tr.shift_lowering_trials), AtLeast(0),
+      "With the cholesky preconditioner and no bounds, a point whose shifted Newton step lies "
+      "inside the ball tries up to this many shifts lower by tr.shift_lowering_factor each, "
+      "keeping the first whose step reaches the ball or the last that factors; 0: never."));
+  t->push_back(Number(QPM_FIELD(tr.shift_lowering_factor), Above(1.0),
+      "Ratio of one lowered shift to the next (tr.shift_lowering_trials)."));
+  t->push_back(Bool(QPM_FIELD(tr.gauss_newton_after_shift),
+      "With the cholesky preconditioner and no bounds, an accepted trial after a point whose "
+      "factorization needed a shift has W at the multipliers lambda alone (the Gauss-Newton "
+      "model of the penalty term), not at lambda + beta c.",
+      "always lambda + beta c", "lambda alone after a shifted point"));
   t->push_back(Number(QPM_FIELD(tr.cg_relative_tol), Open(0.0, 1.0),
       "CG stops at ||r|| <= min(this, sqrt ||g||) ||g||."));
   t->push_back(Integer(QPM_FIELD(tr.cg_max_iter), AtLeast(0),

@@ -197,6 +197,15 @@ bool PenaltyFunction::EvaluateHessian(const Iterate& it) {
   return EvaluateHessianAt(it, lambda_);
 }
 
+bool PenaltyFunction::EvaluateGaussNewtonHessian(const Iterate& it) {
+  if (merit_.has_multipliers()) {
+    lambda_ = merit_.multipliers();
+  } else {
+    lambda_.setZero();
+  }
+  return EvaluateHessianAt(it, lambda_);
+}
+
 bool PenaltyFunction::EvaluateHessianAt(const Iterate& it, const Vector& y) {
   ++counts_.hess_evals;
   return algebra_->EvalHessian(it.x.head(layout_.n_x()), y);

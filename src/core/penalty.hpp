@@ -133,6 +133,11 @@ class PenaltyFunction {
   // is applied matrix-free in O(nnz(W) + nnz(J)), never forming J_z^T J_z.
   bool has_hessian() const { return problem_->has_hessian(); }
   bool EvaluateHessian(const Iterate& it);
+  // W at the merit's lambda alone (0 without multipliers): beta c_i Hess c_i
+  // dropped, the Gauss-Newton model of the penalty term (the trust region's
+  // after a shifted point; docs/algorithm.md, "The Gauss-Newton model after
+  // a shift"). One Hessian evaluation.
+  bool EvaluateGaussNewtonHessian(const Iterate& it);
   // The same W at given multipliers y (size m) instead of lambda + beta c:
   // the primal-dual interior steps' own (inner/barrier_newton.hpp).
   bool EvaluateHessianAt(const Iterate& it, const Vector& y);

@@ -109,6 +109,22 @@ struct TrustRegionOptions {
   // J_z^T J_z", Reuse). 1: never (max_radius then bounds Delta, the paper's
   // assumption A9).
   double cap_growth = 2.0;
+  // With an exact preconditioner (cholesky) and no box, a point whose
+  // decayed shift sigma factors at once and whose Newton step -(H + sigma
+  // I)^{-1} g lies inside the ball tries sigma / shift_lowering_factor, then
+  // that over the factor again, ... (0 once below the shift's floor), at most
+  // shift_lowering_trials times, and keeps the first shift whose step reaches
+  // the ball or the last that factors: the shift stands for W's inertia, not
+  // for the radius (docs/algorithm.md, "The lowered shift"). 0: never.
+  int shift_lowering_trials = 4;
+  double shift_lowering_factor = 10.0;
+  // With an exact preconditioner (cholesky) and no box, the W of an
+  // accepted trial after a point whose factorization needed a shift is the
+  // Hessian of the Lagrangian at lambda alone, not at lambda + beta c: the
+  // Gauss-Newton model of the penalty term, which beta J^T J keeps convex
+  // where W(lambda) is (docs/algorithm.md, "The Gauss-Newton model after a
+  // shift"). false: always lambda + beta c.
+  bool gauss_newton_after_shift = true;
   double cg_relative_tol = 0.1;  // CG stops at ||r|| <= min(cg_relative_tol, sqrt||g||) ||g||
   int cg_max_iter = 0;           // CG iteration cap per step; 0 means n
   double rho_regularization = 1e-13;  // see above (~ 1e3 machine epsilon)

@@ -61,6 +61,7 @@ CholeskyPreconditioner::CholeskyPreconditioner(AssembledPenalty q,
   factored_values_.resize(h_.nonZeros());
   if (q_->layout().has_bounds()) columns_ = std::make_unique<SymmetricColumns>(h_);
   factored_free_.setOnes(q_->layout().n());
+  newton_step_.resize(q_->layout().n());
 }
 
 // The lower triangle of W (x block), of J_z^T J_z, and the diagonal; the
@@ -198,6 +199,55 @@ double CholeskyPreconditioner::StepShift() {
     step_shift_ = kShrinkShift * last_delta_;
   }
   return step_shift_;
+}
+
+// The decayed shift sigma of a point, factored on the whole space, and its
+// Newton step inside the ball: sigma / factor, sigma / factor^2, ... (0
+// below the floor) while those factor and their Newton steps stay inside;
+// the first that reaches the ball is kept (its step is cut there), else the
+// lowest that factored (factored again after a trial that failed). Only
+// where sigma itself factored: a point whose decayed shift failed needs
+// more, not less (docs/algorithm.md, "The lowered shift").
+double CholeskyPreconditioner::LowerStepShift(const Vector& g, double radius, int trials,
+                                              double factor) {
+  const double sigma = StepShift();
+  if (sigma <= 0.0 || trials <= 0) return sigma;
+  if (stale_) {
+    stale_ = false;
+    FactorFace(nullptr);
+  }
+  if (!factored_ || applied_shift() != sigma || NewtonStepNorm(g) >= radius) return sigma;
+  const double floor = min_shift_ * CurvatureScale();
+  double kept = sigma;
+  for (int k = 0; k < trials && kept > 0.0; ++k) {
+    const double trial = kept / factor >= floor ? kept / factor : 0.0;
+    ++factorizations_;
+    if (!cholesky_->Factorize(face_, trial)) {
+      ++factorizations_;
+      cholesky_->Factorize(face_, kept);  // kept factored before: it factors again
+      break;
+    }
+    kept = trial;
+    if (NewtonStepNorm(g) >= radius) break;
+  }
+  KeepShift(kept);
+  return kept;
+}
+
+// ||M^{-1} g|| for the current factor (the whole space: no box).
+double CholeskyPreconditioner::NewtonStepNorm(const Vector& g) {
+  cholesky_->Solve(g, &newton_step_);
+  return Norm(q_->layout().reduce(), newton_step_);
+}
+
+// The factor now is of H + delta I: the point's shift, remembered as
+// FactorWithShift would.
+void CholeskyPreconditioner::KeepShift(double delta) {
+  step_shift_ = delta;
+  last_shifted_ = delta > 0.0;
+  if (last_shifted_) last_delta_ = delta;
+  factor_unshifted_ = !last_shifted_;
+  KeepFactoredValues();
 }
 
 // Ipopt's inertia correction, on positive definiteness alone (above): the

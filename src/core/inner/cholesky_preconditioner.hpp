@@ -31,7 +31,9 @@
 // factorization costs nearly a full one (docs/algorithm.md, "The Newton
 // path: a sparse Cholesky of W + beta J_z^T J_z", Inertia). The decayed
 // shift is fixed per point (StepShift), and the trust region's model there
-// is H + sigma I (same place, "The shifted model").
+// is H + sigma I (same place, "The shifted model"). Without a box the
+// trust region may lower that shift while the shifted Newton step stays
+// inside its ball (LowerStepShift; docs/algorithm.md, "The lowered shift").
 //
 // Reuse. Update keeps an unshifted factor (the trust region's, or the
 // multiplier step's on its face) when the assembled H is bit for bit the
@@ -69,6 +71,7 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   void Solve(const Vector& r, Vector* z) override { cholesky_->Solve(r, z); }
   void HoldFace(bool hold) override { hold_face_ = hold; }
   double StepShift() override;
+  double LowerStepShift(const Vector& g, double radius, int trials, double factor) override;
   bool Shifted() const override { return factored_ && last_shifted_; }
   // Assembles H at `it` and factors H + diag(d) + delta I on the whole
   // space, delta by the inertia rule above (the interior step,
@@ -104,6 +107,8 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   void KeepFactoredValues();  // factored_values_ <- h_'s (Reuse)
   bool FactorStands() const;  // an unshifted factor of h_'s values (Reuse)
   double CurvatureScale() const;
+  double NewtonStepNorm(const Vector& g);
+  void KeepShift(double delta);
   int ChangedEntries(const Vector* free) const;
 
   AssembledPenalty q_;
@@ -128,6 +133,7 @@ class CholeskyPreconditioner : public Preconditioner, public FaceSolve {
   double last_delta_ = 0.0;      // last nonzero shift that worked (Ipopt's delta_w^last)
   bool last_shifted_ = false;    // the last factorization needed that shift
   double step_shift_ = 0.0;      // StepShift's: the first shift each factorization tries
+  Vector newton_step_;           // LowerStepShift's work space
   Vector factored_values_;       // h_'s values when the current factor (if factored_) was made
   bool factor_unshifted_ = false; // the current factor was made without a shift
   bool reused_ = false;           // the last Update kept the factor

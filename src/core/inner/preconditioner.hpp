@@ -67,6 +67,14 @@ class Preconditioner : public CgPreconditioner {
   // decayed as Ipopt's delta_w), 0 for any other M. Called once per point,
   // after Update.
   virtual double StepShift() { return 0.0; }
+  // The step shift lowered toward the trust-region step for gradient g and
+  // radius Delta on the whole space (no box): StepShift's sigma where M is
+  // no factorization or lowering does not apply (TrustRegionOptions::
+  // shift_lowering_trials); M is then factored with the shift returned.
+  virtual double LowerStepShift(const Vector& /*g*/, double /*radius*/, int /*trials*/,
+                                double /*factor*/) {
+    return StepShift();
+  }
   // Whether the last factorization needed a diagonal shift: H was not
   // positive definite on its face (false for any M that is no factorization).
   virtual bool Shifted() const { return false; }

@@ -22,6 +22,9 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
       // No jump with a box (TrustRegionOptions::exact_ratio): -1 never holds.
       exact_ratio_(q->layout().has_bounds() ? -1.0 : options.exact_ratio),
       max_radius_(options.max_radius),
+      // Without a box only (the active-set step's faces have their own
+      // factorizations): docs/algorithm.md, "The lowered shift".
+      shift_lowering_trials_(q->layout().has_bounds() ? 0 : options.shift_lowering_trials),
       preconditioner_(MakePreconditioner(options, q)),
       size_(static_cast<int>(Count(q->layout().reduce(), q->layout().n()))) {
   cg_.Reserve(preconditioner_.get());
@@ -42,6 +45,8 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
   // default mode's, as for the preconditioner.
   const bool correct = options.correction != CorrectionKind::kNone && q_->layout().m() > 0;
   correct_ = correct ? &TrustRegion::SecondOrderCorrection : &TrustRegion::NoCorrection;
+  const bool gauss_newton = options.gauss_newton_after_shift && !q_->layout().has_bounds();
+  trial_hessian_ = gauss_newton ? &TrustRegion::HessianAfterShift : &TrustRegion::ExactHessian;
   if (correct) linear_residual_.resize(q_->layout().m());
 }
 
@@ -79,7 +84,7 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
       summary.status = InnerStatus::kStalled;
       return summary;
     }
-    if (!preconditioner_current) SetModel();
+    if (!preconditioner_current) SetModel(*x);
     at_ = x;
     preconditioner_current = true;
     max_radius_ = cap_scale_ * (control.relative_radius_cap ? RelativeCap(*x) : options_.max_radius);
@@ -135,9 +140,13 @@ InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
 // step (W + delta_w I; Waechter & Biegler 2006, Sec. 3.1) instead of CG
 // following negative curvature to the ball (docs/algorithm.md, "The Newton
 // path: a sparse Cholesky of W + beta J_z^T J_z", Inertia). sigma = 0 without
-// a factorizing preconditioner (the paper's QPM-TR: H itself).
-void TrustRegion::SetModel() {
-  shift_ = preconditioner_ ? preconditioner_->StepShift() : 0.0;
+// a factorizing preconditioner (the paper's QPM-TR: H itself). Without a
+// box the preconditioner may lower sigma toward the trust-region step at
+// the current radius (docs/algorithm.md, "The lowered shift").
+void TrustRegion::SetModel(const Iterate& x) {
+  shift_ = preconditioner_ ? preconditioner_->LowerStepShift(x.grad_q, radius_, shift_lowering_trials_,
+                                                             options_.shift_lowering_factor)
+                           : 0.0;
   model_ = shift_ > 0.0 ? &shifted_hessian_ : &hessian_;
 }
 
@@ -183,12 +192,25 @@ bool TrustRegion::HessianAtTrial(const InnerControl& control, bool* hessian_curr
     return true;
   }
   q_->SamePointNext();  // right after the trial's derivatives (TryStep accepted it)
-  *hessian_current = q_->EvaluateHessian(trial_);
+  *hessian_current = (this->*trial_hessian_)(trial_);
   last_trial_failed_ = !*hessian_current;
   if (!*hessian_current) {
     radius_ = options_.shrink_factor * std::min(radius_, Norm(q_->layout().reduce(), step_));
   }
   return *hessian_current;
+}
+
+// The model's W at an accepted trial (TrustRegionOptions::
+// gauss_newton_after_shift, chosen once): W(lambda + beta c), or W(lambda)
+// where the last factorization needed a shift: far from feasibility beta c_i
+// Hess c_i makes H indefinite and says nothing of the solution, and the
+// shift it calls for decays by a third a point (docs/algorithm.md, "The
+// Gauss-Newton model after a shift").
+bool TrustRegion::ExactHessian(const Iterate& x) { return q_->EvaluateHessian(x); }
+
+bool TrustRegion::HessianAfterShift(const Iterate& x) {
+  const bool shifted = preconditioner_ && preconditioner_->Shifted();
+  return shifted ? q_->EvaluateGaussNewtonHessian(x) : q_->EvaluateHessian(x);
 }
 
 bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {

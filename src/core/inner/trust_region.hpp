@@ -61,12 +61,16 @@ class TrustRegion : public InnerSolver {
   double RelativeCap(const Iterate& x) const;
   bool RadiusCollapsed(const Iterate& x);
   bool RadiusCapped(double step_norm);
-  void SetModel();  // model_ and shift_ for the steps at a new point
+  void SetModel(const Iterate& x);  // model_ and shift_ for the steps at a new point
   // Computes a step from x, tries it, updates the radius. True when the step
   // was accepted (trial_ then holds the new point with derivatives).
   bool TryStep(const Iterate& x, StepInfo* step);
   void UpdateRadius(double rho, double step_norm);
   bool HessianAtTrial(const InnerControl& control, bool* hessian_current);
+  // W at an accepted trial (TrustRegionOptions::gauss_newton_after_shift),
+  // chosen once.
+  bool ExactHessian(const Iterate& x);
+  bool HessianAfterShift(const Iterate& x);
   CgResult BoundedStep(const Iterate& x, double tol, int max_iter,
                        CgPreconditioner* preconditioner);
   int ReleaseRounds() const;
@@ -86,10 +90,12 @@ class TrustRegion : public InnerSolver {
   Vector step_lower_, step_upper_;  // the box of the step: l - z, u - z
   Vector linear_residual_;  // m-sized: c(z) + J_z p, then the correction's e
   bool (TrustRegion::*correct_)(const Iterate&, double, double*);
+  bool (TrustRegion::*trial_hessian_)(const Iterate&);
   long corrections_ = 0;  // trials accepted after a correction
   double radius_;
   double exact_ratio_;  // options_.exact_ratio, or -1 with a box (chosen once)
   double max_radius_;   // Delta_max at the current iterate
+  int shift_lowering_trials_;  // options_'s, or 0 with a box (chosen once)
   double cap_scale_ = 1.0;  // Delta_max's growth in this subproblem (cap_growth)
   long collapsed_ = 0;  // consecutive iterations with a collapsed radius (TrustRegionOptions)
   long capped_ = 0;     // consecutive accepted steps of length max_radius
