@@ -531,3 +531,158 @@ BOOST_AUTO_TEST_CASE(FaceSolveInvertsHOnTheFaceAndRefusesAnIndefiniteOneWithoutS
   BOOST_TEST(shifted->factorizations() == 1);  // no shift tried
   BOOST_TEST(!Make(qpm::PreconditionerKind::kJacobi, &indefinite.q)->LendFactorization());
 }
+
+// Orthogonal regression of a circle (CUTE's ORTHREGD in miniature): points
+// (x_i, y_i) near data (a_i, b_i) on a circle of centre (h1, h2) and radius
+// r, min sum (x_i - a_i)^2 + (y_i - b_i)^2 s.t. (x_i - h1)^2 + (y_i - h2)^2
+// - r^2 = 0, with J's sparse pattern. From the data, h = 0 and r = 1 (Start),
+// every row is violated by ~100 and beta c_i Hess c_i (-2 y_i on r) makes
+// W + beta J^T J indefinite.
+class CircleFit : public qpm::Problem {
+ public:
+  explicit CircleFit(int points) : points_(points), a_(points), b_(points) {
+    for (int i = 0; i < points; ++i) {
+      const double t = 6.283185307179586 * i / points, radius = 10.0 + 0.3 * std::sin(7.0 * t);
+      a_[i] = 5.0 + radius * std::cos(t), b_[i] = 3.0 + radius * std::sin(t);
+    }
+  }
+  Vector Start() const {
+    Vector x = Vector::Zero(num_variables());
+    for (int i = 0; i < points_; ++i) x[2 * i] = a_[i], x[2 * i + 1] = b_[i];
+    x[R()] = 1.0;
+    return x;
+  }
+  int num_variables() const override { return 2 * points_ + 3; }
+  int num_constraints() const override { return points_; }
+  void InitJacobian(qpm::SparseMatrix* j) const override { Jacobian(Start(), j); }
+  bool EvalObjective(const qpm::ConstVectorRef& x, double* f) override {
+    *f = 0.0;
+    for (int i = 0; i < points_; ++i) *f += Sq(x[2 * i] - a_[i]) + Sq(x[2 * i + 1] - b_[i]);
+    return true;
+  }
+  bool EvalConstraints(const qpm::ConstVectorRef& x, qpm::VectorRef g) override {
+    for (int i = 0; i < points_; ++i) {
+      g[i] = Sq(x[2 * i] - x[R() - 2]) + Sq(x[2 * i + 1] - x[R() - 1]) - Sq(x[R()]);
+    }
+    return true;
+  }
+  bool EvalGradient(const qpm::ConstVectorRef& x, qpm::VectorRef grad) override {
+    grad.setZero();
+    for (int i = 0; i < points_; ++i) {
+      grad[2 * i] = 2.0 * (x[2 * i] - a_[i]), grad[2 * i + 1] = 2.0 * (x[2 * i + 1] - b_[i]);
+    }
+    return true;
+  }
+  bool EvalJacobian(const qpm::ConstVectorRef& x, qpm::SparseMatrixView* j) override {
+    qpm::SparseMatrix values;
+    Jacobian(x, &values);
+    std::copy_n(values.valuePtr(), values.nonZeros(), j->valuePtr());
+    return true;
+  }
+  bool has_hessian() const override { return true; }
+  void InitHessian(qpm::SparseMatrix* h) const override {
+    Hessian(1.0, Vector::Ones(points_), h);
+  }
+  bool EvalHessian(const qpm::ConstVectorRef&, double sigma, const qpm::ConstVectorRef& y,
+                   qpm::SparseMatrix* h) override {
+    Hessian(sigma, y, h);
+    return true;
+  }
+
+ private:
+  static double Sq(double v) { return v * v; }
+  int R() const { return 2 * points_ + 2; }
+  void Jacobian(const qpm::ConstVectorRef& x, qpm::SparseMatrix* j) const {
+    std::vector<Eigen::Triplet<double>> t;
+    for (int i = 0; i < points_; ++i) {
+      const double dx = x[2 * i] - x[R() - 2], dy = x[2 * i + 1] - x[R() - 1];
+      t.emplace_back(i, 2 * i, 2.0 * dx), t.emplace_back(i, 2 * i + 1, 2.0 * dy);
+      t.emplace_back(i, R() - 2, -2.0 * dx), t.emplace_back(i, R() - 1, -2.0 * dy);
+      t.emplace_back(i, R(), -2.0 * x[R()]);
+    }
+    j->resize(points_, num_variables());
+    j->setFromTriplets(t.begin(), t.end());
+    j->makeCompressed();
+  }
+  // Lower triangle; the centre's and r's diagonal sums over the rows.
+  void Hessian(double sigma, const qpm::ConstVectorRef& y, qpm::SparseMatrix* h) const {
+    std::vector<Eigen::Triplet<double>> t;
+    for (int i = 0; i < points_; ++i) {
+      for (int k : {0, 1}) {
+        const int v = 2 * i + k, centre = R() - 2 + k;
+        t.emplace_back(v, v, 2.0 * sigma + 2.0 * y[i]);
+        t.emplace_back(centre, v, -2.0 * y[i]);
+        t.emplace_back(centre, centre, 2.0 * y[i]);
+      }
+      t.emplace_back(R(), R(), -2.0 * y[i]);
+    }
+    h->resize(num_variables(), num_variables());
+    h->setFromTriplets(t.begin(), t.end());
+    h->makeCompressed();
+  }
+  int points_;
+  Vector a_, b_;
+};
+
+// Without a box, a shifted factorization's shift decays by a third a point
+// (Ipopt's rule) and, with W at lambda + beta c far from feasibility, stays
+// needed: steps held short by the shift inside a trust region that would
+// allow longer ones. The lowered shift and the Gauss-Newton model after a
+// shifted point reach the same minimizer in fewer steps.
+BOOST_AUTO_TEST_CASE(TheLoweredShiftAndTheGaussNewtonModelShortenAFarInfeasibleNonconvexStart) {
+  CircleFit problem(40);
+  qpm::Options defaults;
+  defaults.tr.preconditioner = qpm::PreconditionerKind::kCholesky;  // auto: too small to pay
+  qpm::Options plain = defaults;
+  plain.tr.shift_lowering_trials = 0;
+  plain.tr.gauss_newton_after_shift = false;
+  const qpm::Summary d = qpm::Solve(&problem, problem.Start(), defaults);
+  const qpm::Summary s = qpm::Solve(&problem, problem.Start(), plain);
+  BOOST_TEST(d.termination == qpm::TerminationType::kConverged);
+  BOOST_TEST(s.termination == qpm::TerminationType::kConverged);
+  BOOST_REQUIRE(d.preconditioner == "cholesky");
+  BOOST_TEST(std::abs(d.f - s.f) <= 1e-8 * std::abs(s.f));
+  BOOST_TEST(d.inner_iterations < s.inner_iterations);
+  BOOST_TEST_MESSAGE("inner iterations " << d.inner_iterations << " against " << s.inner_iterations);
+}
+
+// LowerStepShift: where the decayed shift's Newton step lies inside the
+// ball, lower shifts are tried and the one kept still makes H + sigma I
+// positive definite, and M is its factor; where that step is already longer
+// than the radius the decayed shift stands.
+BOOST_AUTO_TEST_CASE(TheLoweredShiftStaysAboveHsInertiaAndStandsForAShortRadius) {
+  Loaded l = LoadedBand(40, 1.98, 1.0);  // W's least eigenvalue about -0.01
+  const int n = l.q.layout().n();
+  const auto lowered = Make(qpm::PreconditionerKind::kCholesky, &l.q);
+  const auto kept_as_is = Make(qpm::PreconditionerKind::kCholesky, &l.q);
+  Vector z(n);
+  auto at = [&](double a, double b) {  // a new point, both updated there
+    l.it.x = Vector::LinSpaced(n, a, b);
+    BOOST_REQUIRE(l.q.EvaluateValues(&l.it));
+    BOOST_REQUIRE(l.q.EvaluateDerivatives(&l.it));
+    BOOST_REQUIRE(l.q.EvaluateHessian(l.it));
+    BOOST_REQUIRE(lowered->Update(l.it));
+    BOOST_REQUIRE(kept_as_is->Update(l.it));
+  };
+  at(-0.5, 0.7);
+  for (const auto* m : {&lowered, &kept_as_is}) {
+    (*m)->Apply(Vector::Ones(n), nullptr, &z);  // the first factorization needs a shift
+    BOOST_REQUIRE((*m)->Shifted());
+  }
+  at(0.3, -0.4);
+  const double sigma = lowered->StepShift();
+  const double lowest = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(DenseH(&l)).eigenvalues().minCoeff();
+  BOOST_REQUIRE(sigma / 10.0 + lowest > 0.0);  // one lowering at least factors
+
+  const long before = kept_as_is->factorizations();
+  BOOST_TEST(kept_as_is->LowerStepShift(l.it.grad_q, 1e-12, 4, 10.0) == sigma);
+  BOOST_TEST(kept_as_is->factorizations() == before + 1);  // sigma's own: nothing tried below
+
+  const double kept = lowered->LowerStepShift(l.it.grad_q, 1e12, 4, 10.0);
+  BOOST_TEST(kept <= sigma / 10.0);
+  BOOST_TEST(kept + lowest > 0.0);  // H + kept I positive definite
+  const Vector v = Vector::LinSpaced(n, 1.0, -2.0);
+  lowered->Apply(DenseH(&l) * v + kept * v, nullptr, &z);  // M is that matrix's factor
+  BOOST_TEST((z - v).norm() <= 1e-8 * v.norm());
+  BOOST_TEST(std::abs(lowered->StepShift() - kept / 3.0) <= 1e-15 * kept);  // the next decays from it
+}
