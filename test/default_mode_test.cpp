@@ -391,3 +391,18 @@ BOOST_AUTO_TEST_CASE(AFarMinimumIsNotCalledUnbounded) {
     }
   }
 }
+
+// hs077 from a perturbed start (bench/perturbed_starts, scale 0.5, seed 7,
+// start 2): the first run ends at a stationary point of the violation
+// (||c|| = 1.83) after its trust region's radius collapsed to 1e-18; the
+// second start from x_0 must not inherit that radius, under which its
+// first step fell below the resolution of z and the solve ended
+// Search_Direction_Becomes_Too_Small at ||c|| = 21.
+BOOST_AUTO_TEST_CASE(TheSecondStartDoesNotInheritACollapsedRadius) {
+  Model model = LibraryModel("hs077");
+  model.x0 << 2.6911831386923941, 2.4810675352769156, 1.2338555627286159, 2.776579047264871,
+      1.2989386056180179;
+  const Outcome o = SolveAtIpoptsDefaults(model);
+  BOOST_TEST(o.status == Ipopt::Solve_Succeeded);
+  BOOST_TEST(std::abs(o.f - model.f_star) <= 1e-6 * (1.0 + std::abs(model.f_star)));
+}

@@ -30,6 +30,7 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
   cg_.Reserve(preconditioner_.get());
   active_set_.Reserve(preconditioner_.get());
   q_->Allocate(&trial_);
+  last_end_.resize(q_->layout().n());
   step_.resize(q_->layout().n());
   AdviseHugePages(step_.data(), sizeof(double) * step_.size());
   if (q_->layout().has_bounds()) {
@@ -64,6 +65,13 @@ double TrustRegion::FirstRadius(const TrustRegionOptions& options, const SlackLa
 // Ipopt cuts back its step on an evaluation error. W at the subproblem's
 // first point (it depends on beta) failing ends the subproblem.
 InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
+  if (RadiusCollapsedAt(*x) && x->x != last_end_) radius_ = FirstRadius(options_, q_->layout());
+  const InnerSummary summary = Steps(control, x);
+  last_end_ = x->x;
+  return summary;
+}
+
+InnerSummary TrustRegion::Steps(const InnerControl& control, Iterate* x) {
   InnerSummary summary;
   StallMonitor monitor = NewStallMonitor(control, *x);
   bool hessian_current = false;  // W at x for this beta
@@ -164,6 +172,18 @@ StallMonitor TrustRegion::NewStallMonitor(const InnerControl& control, const Ite
 // max_radius * max(1, ||z||_inf): the relative Delta_max (trust_region.hpp).
 double TrustRegion::RelativeCap(const Iterate& x) const {
   return options_.max_radius * std::max(1.0, MaxNorm(q_->layout().reduce(), x.x));
+}
+
+// A subproblem starts from the radius the last one left, unless that one
+// collapsed (below collapsed_radius * max(1, ||z||_inf): a stall at the
+// rounding floor, "Stalls at the rounding floor") and the subproblem starts
+// elsewhere than the last one ended (the second start from x_0, where every
+// step fell below the resolution of z and the start stalled at once;
+// docs/algorithm.md, "The first radius"). From the same point a collapsed
+// radius stays: there it is the floor a new subproblem would meet again.
+bool TrustRegion::RadiusCollapsedAt(const Iterate& x) const {
+  const double scale = std::max(1.0, MaxNorm(q_->layout().reduce(), x.x));
+  return radius_ < options_.collapsed_radius * scale;
 }
 
 // TrustRegionOptions::collapsed_radius: many accepted steps in a row with a

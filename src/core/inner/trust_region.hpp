@@ -60,6 +60,8 @@ class TrustRegion : public InnerSolver {
   static double FirstRadius(const TrustRegionOptions& options, const SlackLayout& layout);
   double RelativeCap(const Iterate& x) const;
   bool RadiusCollapsed(const Iterate& x);
+  bool RadiusCollapsedAt(const Iterate& x) const;
+  InnerSummary Steps(const InnerControl& control, Iterate* x);  // Minimize's loop
   bool RadiusCapped(double step_norm);
   void SetModel(const Iterate& x);  // model_ and shift_ for the steps at a new point
   // Computes a step from x, tries it, updates the radius. True when the step
@@ -87,6 +89,7 @@ class TrustRegion : public InnerSolver {
   ActiveSetStep active_set_;  // bounded problems only
   Iterate trial_;
   Vector step_;
+  Vector last_end_;  // z where the last subproblem ended (RadiusCollapsedAt)
   Vector step_lower_, step_upper_;  // the box of the step: l - z, u - z
   Vector linear_residual_;  // m-sized: c(z) + J_z p, then the correction's e
   bool (TrustRegion::*correct_)(const Iterate&, double, double*);
