@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/linalg/hash_bits.hpp"
 #include "core/linalg/huge_pages.hpp"
 
 namespace qpm {
@@ -30,7 +31,6 @@ TrustRegion::TrustRegion(const TrustRegionOptions& options, PenaltyFunction* q)
   cg_.Reserve(preconditioner_.get());
   active_set_.Reserve(preconditioner_.get());
   q_->Allocate(&trial_);
-  last_end_.resize(q_->layout().n());
   step_.resize(q_->layout().n());
   AdviseHugePages(step_.data(), sizeof(double) * step_.size());
   if (q_->layout().has_bounds()) {
@@ -65,9 +65,11 @@ double TrustRegion::FirstRadius(const TrustRegionOptions& options, const SlackLa
 // Ipopt cuts back its step on an evaluation error. W at the subproblem's
 // first point (it depends on beta) failing ends the subproblem.
 InnerSummary TrustRegion::Minimize(const InnerControl& control, Iterate* x) {
-  if (RadiusCollapsedAt(*x) && x->x != last_end_) radius_ = FirstRadius(options_, q_->layout());
+  if (RadiusCollapsedAt(*x) && q_->layout().reduce().Any(HashBits(x->x) != last_end_)) {
+    radius_ = FirstRadius(options_, q_->layout());
+  }
   const InnerSummary summary = Steps(control, x);
-  last_end_ = x->x;
+  last_end_ = HashBits(x->x);
   return summary;
 }
 

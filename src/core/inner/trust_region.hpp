@@ -28,6 +28,8 @@
 #ifndef QPM_CORE_INNER_TRUST_REGION_HPP_
 #define QPM_CORE_INNER_TRUST_REGION_HPP_
 
+#include <cstdint>
+
 #include "core/inner/active_set.hpp"
 #include "core/inner/inner_solver.hpp"
 #include "core/inner/preconditioner.hpp"
@@ -89,7 +91,7 @@ class TrustRegion : public InnerSolver {
   ActiveSetStep active_set_;  // bounded problems only
   Iterate trial_;
   Vector step_;
-  Vector last_end_;  // z where the last subproblem ended (RadiusCollapsedAt)
+  std::uint64_t last_end_ = 0;  // HashBits of z where the last subproblem ended
   Vector step_lower_, step_upper_;  // the box of the step: l - z, u - z
   Vector linear_residual_;  // m-sized: c(z) + J_z p, then the correction's e
   bool (TrustRegion::*correct_)(const Iterate&, double, double*);
