@@ -192,8 +192,7 @@ bool TrustRegion::RadiusCollapsedAt(const Iterate& x) const {
 // radius far below the scale of z (rejected trials shrink it to min_radius).
 bool TrustRegion::RadiusCollapsed(const Iterate& x) {
   if (options_.collapsed_window <= 0) return false;
-  const double scale = std::max(1.0, MaxNorm(q_->layout().reduce(), x.x));
-  collapsed_ = radius_ < options_.collapsed_radius * scale ? collapsed_ + 1 : 0;
+  collapsed_ = RadiusCollapsedAt(x) ? collapsed_ + 1 : 0;
   return collapsed_ >= options_.collapsed_window;
 }
 
