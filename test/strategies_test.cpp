@@ -297,8 +297,10 @@ BOOST_AUTO_TEST_CASE(NewtonMultiplierStepReachesTheQpsMultipliersInOneUpdate) {
   first_order.multipliers.newton_cg_iter = 0;
   const Vector first = OneUpdate(first_order, 1e2, &lambda_star);
   BOOST_TEST((first - lambda_star).norm() >= 0.1 * lambda_star.norm());
-  // Above newton_max_violation (1e-2 by default) the step is the first-order one.
-  BOOST_TEST(OneUpdate(qpm::Options(), 1e2, &lambda_star) == first);
+  // Above newton_max_violation the step is the first-order one.
+  qpm::Options limited;
+  limited.multipliers.newton_max_violation = 1e-2;
+  BOOST_TEST(OneUpdate(limited, 1e2, &lambda_star) == first);
 }
 
 // Bent rows: the Newton step, 7 times the first-order one here, predicts a

@@ -276,8 +276,9 @@ struct MultiplierOptions {
   // 0: always the first-order step (docs/algorithm.md, "Newton multiplier step").
   int newton_cg_iter = 50;
   // ... and only where ||c||_inf is at most this: far from feasibility the
-  // step's linearization does not hold.
-  double newton_max_violation = 1e-2;
+  // step's model (face and W fixed) does not hold (docs/algorithm.md,
+  // "Newton multiplier step").
+  double newton_max_violation = 1e-1;
 };
 
 // Ipopt's termination test (Waechter & Biegler 2006, Sec. 2.1), default mode:
