@@ -27,6 +27,15 @@ void JzOperator::TransposeTimesAdd(const Iterate& it, double alpha, const Vector
   for (int i = 0; i < layout_.num_slacks(); ++i) (*out)[n_x + i] = -alpha * w[layout_.slack_row(i)];
 }
 
+void JzOperator::GramTimesAdd(const Iterate& it, double alpha, const Vector& v, VectorRef jv,
+                              Vector* out) const {
+  const int n_x = layout_.n_x();
+  jv.setZero();
+  for (int i = 0; i < layout_.num_slacks(); ++i) jv[layout_.slack_row(i)] = -v[n_x + i];
+  jacobian_.AddGramTimes(it, alpha, v.head(n_x), jv, out->head(n_x));
+  for (int i = 0; i < layout_.num_slacks(); ++i) (*out)[n_x + i] = -alpha * jv[layout_.slack_row(i)];
+}
+
 void JzOperator::AddColumnSquares(const Iterate& it, double alpha, Vector* out) const {
   if (layout_.any_rows()) jacobian_.AddColumnSquares(it, alpha, out->head(layout_.n_x()));
   out->tail(layout_.num_slacks()).array() += alpha;

@@ -31,6 +31,10 @@ class JacobianProducts {
   // out += alpha J^T w (x-sized).
   virtual void TransposeTimesAdd(const Iterate& it, double alpha, const ConstVectorRef& w,
                                  VectorRef out) = 0;
+  // jv += J v_x (m-sized), then out += alpha J^T jv (x-sized): the
+  // J_z^T J_z part of a product with H, jv entering with J_z's slack part.
+  virtual void AddGramTimes(const Iterate& it, double alpha, const ConstVectorRef& v,
+                            VectorRef jv, VectorRef out) = 0;
   // out_i += alpha sum_r J_ri^2 (x-sized).
   virtual void AddColumnSquares(const Iterate& it, double alpha, VectorRef out) = 0;
   // out_r = sum_i J_ri^2 over the columns with free[i] != 0 (null: all; a
@@ -52,6 +56,12 @@ class JzOperator {
   // not added: the terms this completes, grad f and W v, have no slack part.
   void TransposeTimesAdd(const Iterate& it, const Vector& w, Vector* out) const;
   void TransposeTimesAdd(const Iterate& it, double alpha, const Vector& w, Vector* out) const;
+
+  // jv = J_z v and out = (out_x, 0) + alpha J_z^T jv: v, out z-sized, jv
+  // m-sized (HessianProduct's beta J_z^T J_z v; the assembled J is read
+  // once for both products).
+  void GramTimesAdd(const Iterate& it, double alpha, const Vector& v, VectorRef jv,
+                    Vector* out) const;
 
   // out += alpha diag(J_z^T J_z) (z-sized): J's column squares on x's
   // block, 1 on each slack (its column is -e_j). Jacobi's diagonal.

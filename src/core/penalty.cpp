@@ -42,6 +42,23 @@ class PenaltyFunction::Assembled : public PenaltyFunction::Algebra {
                          VectorRef out) override {
     out.noalias() += alpha * (it.jacobian().transpose() * w);
   }
+  // One pass over J: row r gives (J v)_r and at once adds (alpha J_ri) jv_r
+  // to out_i, each sum in the order and rounding of Eigen's J * v and
+  // alpha * (J^T jv), so the products are bit for bit the two-pass ones.
+  void AddGramTimes(const Iterate& it, double alpha, const ConstVectorRef& v, VectorRef jv,
+                    VectorRef out) override {
+    const ConstSparseMatrixView j = it.jacobian();
+    const int* outer = j.outerIndexPtr();
+    const int* inner = j.innerIndexPtr();
+    const double* a = j.valuePtr();
+    for (int r = 0; r < j.outerSize(); ++r) {
+      double sum = 0.0;
+      for (int k = outer[r]; k < outer[r + 1]; ++k) sum += a[k] * v[inner[k]];
+      jv[r] += sum;
+      const double w = jv[r];
+      for (int k = outer[r]; k < outer[r + 1]; ++k) out[inner[k]] += (alpha * a[k]) * w;
+    }
+  }
   void AddColumnSquares(const Iterate& it, double alpha, VectorRef out) override {
     const ConstSparseMatrixView j = it.jacobian();
     for (int r = 0; r < j.outerSize(); ++r) {
@@ -89,6 +106,13 @@ class PenaltyFunction::Operators : public PenaltyFunction::Algebra {
                          VectorRef out) override {
     model_.JacobianTransposeTimesAdd(it.jacobian_slot, alpha, w, out);
   }
+  void AddGramTimes(const Iterate& it, double alpha, const ConstVectorRef& v, VectorRef jv,
+                    VectorRef out) override {
+    if (j_times_v_.size() != jv.size()) j_times_v_.resize(jv.size());  // once
+    model_.JacobianTimes(it.jacobian_slot, v, j_times_v_);
+    jv += j_times_v_;
+    model_.JacobianTransposeTimesAdd(it.jacobian_slot, alpha, jv, out);
+  }
   void AddColumnSquares(const Iterate& it, double alpha, VectorRef out) override {
     model_.AddJacobianColumnSquares(it.jacobian_slot, alpha, out);
   }
@@ -103,6 +127,7 @@ class PenaltyFunction::Operators : public PenaltyFunction::Algebra {
 
  private:
   DistributedModel& model_;
+  Vector j_times_v_;  // AddGramTimes' J v
 };
 
 PenaltyFunction::PenaltyFunction(Problem* problem)
@@ -257,8 +282,7 @@ void PenaltyFunction::HessianProduct(const Iterate& it, const Vector& v, Vector*
   const int n_x = layout_.n_x();
   algebra_->HessianTimes(v.head(n_x), out->head(n_x));
   if (!layout_.any_rows()) return;
-  jz_.Times(it, v, jv_);
-  jz_.TransposeTimesAdd(it, merit_.beta(), jv_, out);
+  jz_.GramTimesAdd(it, merit_.beta(), v, jv_, out);
 }
 
 }  // namespace qpm
