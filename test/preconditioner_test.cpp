@@ -259,6 +259,39 @@ Loaded LoadedBand(int n, double diag, double beta, bool dense_row = false, bool 
   return Loaded(std::make_unique<BandQp>(n, diag, dense_row, shared), beta, Vector());
 }
 
+// The product with H reads J once (JacobianProducts::AddGramTimes); it is
+// to give W v + beta J_z^T (J_z v) bit for bit as the two products would,
+// slacks and rows sharing a column included.
+namespace {
+// hv == W v + beta J_z^T (J_z v) from the two products, entry for entry.
+void CheckTwoPassProduct(Loaded* l, double beta) {
+  const int n = l->q.layout().n();
+  Vector v(n);
+  for (int i = 0; i < n; ++i) v[i] = std::sin(1.3 * i + 0.2) / (1.0 + i);
+  Vector hv(n), reference(n), jv(l->q.layout().m());
+  l->q.HessianProduct(l->it, v, &hv);
+  l->q.merit().set_beta(0.0);
+  l->q.HessianProduct(l->it, v, &reference);  // W v (W was evaluated before)
+  l->q.jz().Times(l->it, v, jv);
+  l->q.jz().TransposeTimesAdd(l->it, beta, jv, &reference);
+  BOOST_TEST(hv.allFinite());
+  BOOST_TEST((hv.array() == reference.array()).all());
+  BOOST_TEST((hv - reference).norm() == 0.0);
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(HessianProductIsTheTwoPassProductBitForBit) {
+  for (double beta : {3.7, 1e6}) {
+    for (const TestProblem& p : AllProblems()) {  // curved rows: J's values are not +-1
+      Loaded l(p, beta);
+      BOOST_TEST_CONTEXT(p.name << " beta " << beta) { CheckTwoPassProduct(&l, beta); }
+    }
+    Loaded band = LoadedBand(40, 4.0, beta, false, true);  // slacks, rows sharing x_0
+    BOOST_REQUIRE(band.q.layout().num_slacks() == 20);
+    BOOST_TEST_CONTEXT("band, beta " << beta) { CheckTwoPassProduct(&band, beta); }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(CholeskyPreconditionerInvertsHOnEveryFaceWithSlacks) {
   for (double beta : {1.0, 1e4, 1e8}) {
     Loaded l = LoadedBand(40, 4.0, beta);  // W positive definite: no shift
