@@ -259,11 +259,9 @@ Loaded LoadedBand(int n, double diag, double beta, bool dense_row = false, bool 
   return Loaded(std::make_unique<BandQp>(n, diag, dense_row, shared), beta, Vector());
 }
 
-// The product with H reads J once (JacobianProducts::AddGramTimes); it is
-// to give W v + beta J_z^T (J_z v) bit for bit as the two products would,
-// slacks and rows sharing a column included.
 namespace {
-// hv == W v + beta J_z^T (J_z v) from the two products, entry for entry.
+// hv == W v + beta J_z^T (J_z v) from the two products, entry for entry
+// (W v as HessianProduct at beta = 0, whose J part adds exact zeros).
 void CheckTwoPassProduct(Loaded* l, double beta) {
   const int n = l->q.layout().n();
   Vector v(n);
@@ -280,6 +278,9 @@ void CheckTwoPassProduct(Loaded* l, double beta) {
 }
 }  // namespace
 
+// The product with H reads J once (JacobianProducts::AddGramTimes) and is
+// to give the two products' result bit for bit, slacks and rows sharing a
+// column included.
 BOOST_AUTO_TEST_CASE(HessianProductIsTheTwoPassProductBitForBit) {
   for (double beta : {3.7, 1e6}) {
     for (const TestProblem& p : AllProblems()) {  // curved rows: J's values are not +-1
