@@ -5,11 +5,13 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <iterator>
 #include <thread>
 
 #include <unistd.h>
 
 #include <IpIpoptApplication.hpp>
+#include <IpJournalist.hpp>
 #include <IpSolveStatistics.hpp>
 
 #include "luksan_vlcek4_tnlp.hpp"
@@ -101,6 +103,31 @@ BOOST_AUTO_TEST_CASE(OptionTextSetsItsTypeAndARealIsNoInteger) {
   BOOST_TEST(tol == 2.0);
   BOOST_TEST(o.GetStringValue("mu_strategy", strategy, ""));
   BOOST_TEST(strategy == "adaptive");
+}
+
+// A driver's stdout is its CSV: a text some setter accepts prints nothing,
+// and one that none accepts prints Ipopt's complaint once.
+BOOST_AUTO_TEST_CASE(OptionTextComplainsOnlyWhenNoSetterTakesIt) {
+  ScratchDir dir;
+  const std::string log = dir.File("options.log");
+  SmartPtr<Ipopt::Journalist> journalist = new Ipopt::Journalist();
+  journalist->AddFileJournal("scratch", log, Ipopt::J_ALL);
+  SmartPtr<IpoptApplication> app = IpoptApplicationFactory();
+  Ipopt::OptionsList& o = *app->Options();
+  o.SetJournalist(journalist);
+  auto logged = [&]() {
+    journalist->FlushBuffer();
+    std::ifstream in(log);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  BOOST_TEST(qpm::SetOptionFromText(o, "tol", "2"));            // Number, integer text
+  BOOST_TEST(qpm::SetOptionFromText(o, "max_iter", "7"));       // Integer
+  BOOST_TEST(qpm::SetOptionFromText(o, "mu_strategy", "adaptive"));  // String
+  BOOST_TEST(logged().empty());
+  BOOST_TEST(!qpm::SetOptionFromText(o, "max_iter", "1e3"));
+  const std::string complaint = logged();
+  BOOST_TEST(complaint.find("max_iter") != std::string::npos);
+  BOOST_TEST(complaint.find("Tried to set") == complaint.rfind("Tried to set"));  // once
 }
 
 BOOST_AUTO_TEST_CASE(IpoptAndQpmReachTheSamePointThroughTheSameInterface) {

@@ -208,6 +208,21 @@ int Summarize(const std::string& rows_file, const std::string& ref_file) {
 
 }  // namespace
 
+// Each --qpm-set as QPM's options read it, checked once before any solve:
+// a misspelt name or a bad value ends the run, after Ipopt's complaint,
+// instead of solving every model at the defaults.
+bool QpmSettingsAccepted(const Settings& s) {
+  SmartPtr<Ipopt::IpoptApplication> probe = new qpm::QpmApplication();
+  for (const auto& [name, value] : s.qpm_set) {
+    if (!qpm::SetOptionFromText(*probe->Options(), name, value)) {
+      std::fprintf(stderr, "--qpm-set %s=%s: not an option value QPM takes\n", name.c_str(),
+                   value.c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
 int main(int argc, char** argv) {
   Settings s;
   std::vector<std::string> models;
@@ -234,6 +249,7 @@ int main(int argc, char** argv) {
     }
   }
   if (!summarize.empty()) return Summarize(summarize, reference);
+  if (!QpmSettingsAccepted(s)) return 1;
   if (s.header) {
     std::printf("model,n,m,solver,status,f,max_violation,rel_violation,kkt_rel,wall_s,cpu_s,"
                 "eval_errors,solved,iterations,hess_products,f_evals,peak_mb,factorizations,"

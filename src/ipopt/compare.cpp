@@ -121,18 +121,28 @@ void EvaluateAtReturnedPoint(TNLP& tnlp, SolverRun* run) {
 
 }  // namespace
 
-// The setter the text looks like first (each failed setter prints Ipopt's
-// complaint), and a number only where the whole text is one: "1e3" is not
-// the integer 1.
+// The setter the text looks like first, and a number only where the whole
+// text is one: "1e3" is not the integer 1. The setters are tried on a copy,
+// which shares the registry but has no journalist (Ipopt's copy does not
+// take it), so a refusal there prints nothing; the one that accepts is then
+// called on `options`. When none accepts, the setter of the text's look is
+// called on `options` to print Ipopt's complaint, once.
 bool SetOptionFromText(OptionsList& options, const std::string& name, const std::string& value) {
   char* end = nullptr;
   const long integer = std::strtol(value.c_str(), &end, 10);
   const bool is_integer = !value.empty() && *end == '\0' && integer == static_cast<Index>(integer);
   const double number = std::strtod(value.c_str(), &end);
   const bool is_number = !value.empty() && *end == '\0';
-  if (is_integer && options.SetIntegerValue(name, static_cast<Index>(integer))) return true;
-  if (is_number && options.SetNumericValue(name, number)) return true;
-  return options.SetStringValue(name, value);
+  auto as_integer = [&](OptionsList& o) { return o.SetIntegerValue(name, static_cast<Index>(integer)); };
+  auto as_number = [&](OptionsList& o) { return o.SetNumericValue(name, number); };
+  auto as_string = [&](OptionsList& o) { return o.SetStringValue(name, value); };
+  OptionsList quiet(options);
+  if (is_integer && as_integer(quiet)) return as_integer(options);
+  if (is_number && as_number(quiet)) return as_number(options);
+  if (as_string(quiet)) return as_string(options);
+  if (is_number) as_number(options);
+  else as_string(options);
+  return false;
 }
 
 double KktResidual(TNLP& tnlp, const Vector& x, const Vector& lambda, const Vector& z_L,

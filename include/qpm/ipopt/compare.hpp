@@ -45,10 +45,10 @@ SolverRun RunSolver(const Ipopt::SmartPtr<Ipopt::IpoptApplication>& app,
 
 // Sets `name` from text as its registered type reads it: an integer's
 // text as an integer, then as a number; a number's text as a number; any
-// text as a string last (Ipopt prints a complaint for each setter that
-// refuses); false when none accepts it, so "1e3" never sets an integer
-// option to 1. For benchmark drivers that take name=value options on their
-// command line.
+// text as a string last; false when none accepts it, so "1e3" never sets an
+// integer option to 1. Only a text that no setter accepts makes Ipopt print
+// its complaint (once), so a driver's output stays its own. For benchmark
+// drivers that take name=value options on their command line.
 bool SetOptionFromText(Ipopt::OptionsList& options, const std::string& name,
                        const std::string& value);
 
