@@ -127,6 +127,7 @@ BOOST_AUTO_TEST_CASE(OptionTextComplainsOnlyWhenNoSetterTakesIt) {
   BOOST_TEST(!qpm::SetOptionFromText(o, "max_iter", "1e3"));
   const std::string complaint = logged();
   BOOST_TEST(complaint.find("max_iter") != std::string::npos);
+  BOOST_TEST(complaint.find("Tried to set") != std::string::npos);
   BOOST_TEST(complaint.find("Tried to set") == complaint.rfind("Tried to set"));  // once
 }
 

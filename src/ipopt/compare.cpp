@@ -133,7 +133,8 @@ bool SetOptionFromText(OptionsList& options, const std::string& name, const std:
   const bool is_integer = !value.empty() && *end == '\0' && integer == static_cast<Index>(integer);
   const double number = std::strtod(value.c_str(), &end);
   const bool is_number = !value.empty() && *end == '\0';
-  auto as_integer = [&](OptionsList& o) { return o.SetIntegerValue(name, static_cast<Index>(integer)); };
+  const Index as_index = static_cast<Index>(integer);
+  auto as_integer = [&](OptionsList& o) { return o.SetIntegerValue(name, as_index); };
   auto as_number = [&](OptionsList& o) { return o.SetNumericValue(name, number); };
   auto as_string = [&](OptionsList& o) { return o.SetStringValue(name, value); };
   OptionsList quiet(options);
