@@ -12,6 +12,7 @@
 #include "test_problems.hpp"
 
 using namespace qpm_test;
+namespace tt = boost::test_tools;
 
 namespace {
 
@@ -337,4 +338,76 @@ BOOST_AUTO_TEST_CASE(TheSubproblemEndsWhereLeastSquaresMultipliersPassAndTheVerd
                                                         &solution.q, &solution.x));
   BOOST_TEST(std::abs(solution.q.merit().multipliers()[0] - 0.5) <= 1e-12);
   BOOST_TEST(d.convergence->Converged(solution.q, solution.x, qpm::InnerStatus::kConverged));
+}
+
+namespace {
+
+// One generator p in [1, 10] at cost f = 100 p and one row p = demand: at
+// p = 1 below the demand, f holds p at its lower bound against the
+// violation's descent until beta (demand - 1) exceeds 100.
+class HeldGenerator : public qpm::Problem {
+ public:
+  explicit HeldGenerator(double demand) : demand_(demand) {}
+  int num_variables() const override { return 1; }
+  int num_constraints() const override { return 1; }
+  void GetBounds(qpm::VectorRef x_l, qpm::VectorRef x_u, qpm::VectorRef g_l,
+                 qpm::VectorRef g_u) const override {
+    x_l[0] = 1.0, x_u[0] = 10.0, g_l[0] = g_u[0] = demand_;
+  }
+  void InitJacobian(qpm::SparseMatrix* j) const override {
+    j->resize(1, 1);
+    j->insert(0, 0) = 1.0;
+    j->makeCompressed();
+  }
+  bool EvalObjective(const qpm::ConstVectorRef& x, double* f) override {
+    *f = 100.0 * x[0];
+    return true;
+  }
+  bool EvalConstraints(const qpm::ConstVectorRef& x, qpm::VectorRef g) override {
+    g[0] = x[0];
+    return true;
+  }
+  bool EvalGradient(const qpm::ConstVectorRef&, qpm::VectorRef g) override {
+    g[0] = 100.0;
+    return true;
+  }
+  bool EvalJacobian(const qpm::ConstVectorRef&, qpm::SparseMatrixView* j) override {
+    j->valuePtr()[0] = 1.0;
+    return true;
+  }
+
+ private:
+  double demand_;
+};
+
+double ReleaseAtLowerBound(double demand, double beta) {
+  HeldGenerator problem(demand);
+  qpm::PenaltyFunction q(&problem);
+  q.merit().set_beta(beta);
+  qpm::Iterate x;
+  q.Allocate(&x);
+  x.x = Vector::Constant(1, 1.0);
+  BOOST_REQUIRE(q.EvaluateValues(&x));
+  BOOST_REQUIRE(q.EvaluateDerivatives(&x));
+  return qpm::HeldBoundsRelease(q, x, q.workspace());
+}
+
+}  // namespace
+
+// grad Q = 100 + beta (1 - 3) at p = 1: held while beta < 50, and 50 is
+// where it yields, whatever the beta it is measured at.
+BOOST_AUTO_TEST_CASE(ABoundTheObjectiveHoldsAgainstTheViolationYieldsWhereGradQChangesSign) {
+  for (double beta : {1.0, 10.0, 49.0}) {
+    BOOST_TEST_CONTEXT("beta " << beta) {
+      BOOST_TEST(ReleaseAtLowerBound(3.0, beta) == 50.0, tt::tolerance(1e-12));
+    }
+  }
+  // Past it grad Q points inward: nothing is held.
+  BOOST_TEST(std::isinf(ReleaseAtLowerBound(3.0, 60.0)));
+}
+
+// Demand 0.5 below p's lower bound: the bound blocks the violation's descent
+// too (a stationary point of ||c|| on the box), so no beta releases it.
+BOOST_AUTO_TEST_CASE(ABoundThatAlsoBlocksTheViolationIsNotHeld) {
+  BOOST_TEST(std::isinf(ReleaseAtLowerBound(0.5, 10.0)));
 }

@@ -308,6 +308,9 @@ void AddOuterLoop(const Options& d, Table* t) {
       "Infeasible only where ||P_T(-J_z^T c)|| / ||c|| <= this (stationary point of ||c||)."));
   t->push_back(Integer(QPM_FIELD(max_stalled_subproblems), AtLeast(0),
       "Stalled subproblems that still lowered ||c|| and go on with a larger beta, per solve."));
+  t->push_back(Integer(QPM_FIELD(max_held_stalls), AtLeast(0),
+      "Default mode: stalled subproblems that did not lower ||c||, where f holds bounds against "
+      "the violation's descent, going on with beta raised to where they yield, per solve."));
   t->push_back(Number(QPM_FIELD(runaway_penalty_factor), Above(1.0),
       "On a runaway restart beta grows by max(this, alpha) instead of alpha."));
   t->push_back(Integer(QPM_FIELD(max_runaway_restarts), AtLeast(0),

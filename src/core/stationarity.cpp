@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace qpm {
 
@@ -50,6 +51,19 @@ double ViolationStationarity(const PenaltyFunction& q, const Iterate& it, Worksp
     if (!z.Blocked(it.x, i, g)) sum += g * g;
   }
   return std::sqrt(z.reduce().Sum(sum)) / c_norm;
+}
+
+double HeldBoundsRelease(const PenaltyFunction& q, const Iterate& it, Workspace* work) {
+  const SlackLayout& z = q.layout();
+  q.jz().TransposeTimes(it, it.c, &work->z);
+  const double beta = q.merit().beta();
+  double release = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < z.n(); ++i) {
+    const double g = it.grad_q[i], b = work->z[i];
+    const bool held = z.Blocked(it.x, i, g) && ((g > 0.0 && b < 0.0) || (g < 0.0 && b > 0.0));
+    if (held) release = std::min(release, std::abs(g - beta * b) / std::abs(b));
+  }
+  return z.reduce().Min(release);
 }
 
 }  // namespace qpm

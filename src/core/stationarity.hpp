@@ -42,6 +42,15 @@ double DualInfeasibilityAtMultipliers(const PenaltyFunction& q, const Iterate& i
 // (docs/algorithm.md, "Local infeasibility"). J_z^T c goes to work->z.
 double ViolationStationarity(const PenaltyFunction& q, const Iterate& it, Workspace* work);
 
+// The penalty at which the first entry of z that the objective holds at a
+// bound against the violation's descent yields: over the blocked entries
+// (grad Q pushes them out of the box) where J_z^T c points inward, the least
+// |a_i| / |b_i|, b = J_z^T c and a = grad Q - beta b (f's and the
+// multipliers' part): above it, a_i + beta b_i changes sign. +inf where no
+// entry is so held (docs/algorithm.md, "Stalls held at the bounds"). J_z^T c
+// goes to work->z.
+double HeldBoundsRelease(const PenaltyFunction& q, const Iterate& it, Workspace* work);
+
 }  // namespace qpm
 
 #endif  // QPM_CORE_STATIONARITY_HPP_

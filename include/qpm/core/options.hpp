@@ -362,6 +362,12 @@ struct Options {
   // most this many times per solve (docs/algorithm.md, "Stalls at the
   // rounding floor"; 0: every stall ends the solve).
   int max_stalled_subproblems = 100;
+  // Default mode: a subproblem that stalls outside the acceptable tolerances
+  // without lowering ||c||, where the objective holds entries of z at their
+  // bounds against the violation's descent, goes on with beta raised to
+  // where the first of them yields, at most this many times per solve
+  // (docs/algorithm.md, "Stalls held at the bounds"; 0: never).
+  int max_held_stalls = 3;
   // Runaway subproblems (docs/algorithm.md, "Runaway subproblems"): with
   // kappa = runaway_violation_factor, an inner solve is abandoned at the
   // first accepted point with ||c|| > kappa max(||c(x_start)||, 1), or

@@ -86,6 +86,7 @@ struct Summary {
   int start_projected = 0;  // entries of x_0 moved into the bounds
   int extrapolations = 0;   // subproblems started at an extrapolated point
   int second_starts = 0;    // restarts from x_0 (docs/algorithm.md, "Beyond the paper")
+  int held_stall_raises = 0;  // beta raised past bounds f held (docs/algorithm.md, "Stalls held at the bounds")
   double f = 0.0;
   double c_norm = 0.0;       // ||c(x)||_2
   double c_max = 0.0;        // ||c(x)||_inf (Ipopt's constraint violation)

@@ -371,6 +371,7 @@ Strategies DefaultStrategies(const Options& options, const ScaledProblem* scalin
   s.tolerance = std::make_unique<TighteningTolerance>(options, q.layout().reduce());
   s.runaway = std::make_unique<DefaultRunaway>(q.layout().reduce());
   s.feasibility_restarts = 1;
+  s.held_stall_raises = options.max_held_stalls;
   return s;
 }
 

@@ -1,9 +1,11 @@
 #include "core/outer/outer_loop.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
 #include "core/outer/refusal.hpp"
+#include "core/stationarity.hpp"
 
 namespace qpm {
 
@@ -16,6 +18,7 @@ OuterLoop::OuterLoop(Problem* problem, const Options& options, const Callbacks& 
       points_(&q_),
       extrapolation_(options.extrapolate),
       stalls_(options),
+      held_(method_.held_stall_raises),
       acceptable_(method_.convergence->acceptable_iter()),
       report_(callbacks, scaling, start_cpu),
       restarts_(options, &method_, &q_, &points_, &acceptable_, &report_) {
@@ -172,6 +175,7 @@ OuterLoop::Next OuterLoop::VerdictOnShortSubproblem(const InnerSummary& inner) {
   }
   // Near feasibility a stall is the rounding floor, not local infeasibility.
   const bool infeasible_stall = stalled && !method_.convergence->NearlyFeasible(q_, current());
+  if (infeasible_stall && !Acceptable() && RaisePastHeldBounds()) return Next::kUpdate;
   if (infeasible_stall && restarts_.TrySecondStart(inner)) return Next::kRestarted;
   if (stalled && restarts_.infeasibility().StalledAtStationaryPoint(report_.outer(), q_, current(), Acceptable())) {
     points_.RestoreLeastViolation();
@@ -186,13 +190,26 @@ OuterLoop::Next OuterLoop::VerdictOnShortSubproblem(const InnerSummary& inner) {
   return Next::kStop;
 }
 
-// lambda_{k+1}, then beta_{k+1} (method_). The Newton multiplier step
+// A stall where f holds bounds against the violation's descent is not local
+// infeasibility: beta goes on, past the penalty at which the first of them
+// yields (HeldStallRaise), instead of a second start.
+bool OuterLoop::RaisePastHeldBounds() {
+  if (!held_.available()) return false;
+  const double release = HeldBoundsRelease(q_, current(), q_.workspace());
+  if (!std::isfinite(release)) return false;
+  held_.Use(q_.merit().beta(), release);
+  ++report_.summary().held_stall_raises;
+  return true;
+}
+
+// lambda_{k+1}, then beta_{k+1} (method_), at least a pending HeldStallRaise's floor. The Newton multiplier step
 // evaluates W at x_{k+1} and factors on the inner solver's factorization,
 // lent for this call (face_solve.hpp).
 void OuterLoop::UpdateMultipliersAndPenalty(const InnerSummary& inner, int k) {
   FaceSolve* const lent = inner_->LendFactorization();
   method_.multipliers->Update(current(), lent, &q_);
-  q_.merit().set_beta(method_.penalty->Next(q_.merit().beta(), current(), inner.iterations, k));
+  const double next = method_.penalty->Next(q_.merit().beta(), current(), inner.iterations, k);
+  q_.merit().set_beta(std::max(next, held_.TakeFloor()));
 }
 
 Summary OuterLoop::Finish(TerminationType type, const std::string& message) {

@@ -43,6 +43,7 @@ class OuterLoop {
   InnerSummary SolveSubproblem();
   Next Verdict(const InnerSummary& inner, int k);
   Next VerdictOnShortSubproblem(const InnerSummary& inner);
+  bool RaisePastHeldBounds();
   void UpdateMultipliersAndPenalty(const InnerSummary& inner, int k);
   // Tests: predicates, no state changes.
   bool Acceptable() const { return method_.convergence->Acceptable(q_, current()); }
@@ -61,6 +62,7 @@ class OuterLoop {
   SavedPoints points_;
   PathExtrapolation extrapolation_;
   StallAllowance stalls_;
+  HeldStallRaise held_;
   AcceptableCount acceptable_;
   SummaryWriter report_;
   Restarts restarts_;  // the second start and runaway recovery

@@ -4,6 +4,8 @@
 #ifndef QPM_CORE_OUTER_SAFEGUARDS_HPP_
 #define QPM_CORE_OUTER_SAFEGUARDS_HPP_
 
+#include <algorithm>
+
 #include "qpm/core/options.hpp"
 
 namespace qpm {
@@ -30,6 +32,35 @@ class StallAllowance {
   const double acceptable_decrease_;
   const double decrease_;
   int used_ = 0;
+};
+
+// Going on past a stall that did not lower ||c|| where the objective holds
+// entries at their bounds against the violation's descent (docs/algorithm.md,
+// "Stalls held at the bounds"): the next beta is at least kMargin times the
+// penalty at which the first of them yields (HeldBoundsRelease), at most
+// kMaxJump times the current beta, at most `allowed` times per solve
+// (Strategies::held_stall_raises).
+class HeldStallRaise {
+ public:
+  explicit HeldStallRaise(int allowed) : allowed_(allowed) {}
+  bool available() const { return used_ < allowed_; }
+  void Use(double beta, double release) {
+    ++used_;
+    floor_ = std::min(kMaxJump * beta, kMargin * release);
+  }
+  // The floor for the next beta (0 when no raise is pending), once.
+  double TakeFloor() {
+    const double floor = floor_;
+    floor_ = 0.0;
+    return floor;
+  }
+
+ private:
+  static constexpr double kMargin = 2.0;
+  static constexpr double kMaxJump = 1e4;
+  const int allowed_;
+  int used_ = 0;
+  double floor_ = 0.0;
 };
 
 // Ipopt's acceptable_iter, counted in outer iterations: that many

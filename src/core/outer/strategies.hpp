@@ -137,6 +137,8 @@ struct Strategies {
   std::unique_ptr<RunawayTest> runaway;
   // Second starts from x_0 before a verdict of local infeasibility, per solve.
   int feasibility_restarts = 0;
+  // Stalls held at the bounds that raise beta, per solve (HeldStallRaise).
+  int held_stall_raises = 0;
 };
 
 // The paper's Algorithm 1 exactly (Mode::kPaper).
