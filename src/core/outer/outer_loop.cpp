@@ -18,7 +18,7 @@ OuterLoop::OuterLoop(Problem* problem, const Options& options, const Callbacks& 
       points_(&q_),
       extrapolation_(options.extrapolate),
       stalls_(options),
-      held_(method_.held_stall_raises),
+      held_(options, method_.held_stall_raises),
       acceptable_(method_.convergence->acceptable_iter()),
       report_(callbacks, scaling, start_cpu),
       restarts_(options, &method_, &q_, &points_, &acceptable_, &report_) {
@@ -194,10 +194,10 @@ OuterLoop::Next OuterLoop::VerdictOnShortSubproblem(const InnerSummary& inner) {
 // infeasibility: beta goes on, past the penalty at which the first of them
 // yields (HeldStallRaise), instead of a second start.
 bool OuterLoop::RaisePastHeldBounds() {
-  if (!held_.available()) return false;
+  if (!held_.available(current().c_norm())) return false;
   const double release = HeldBoundsRelease(q_, current(), q_.workspace());
   if (!std::isfinite(release)) return false;
-  held_.Use(q_.merit().beta(), release);
+  held_.Use(q_.merit().beta(), release, current().c_norm());
   ++report_.summary().held_stall_raises;
   return true;
 }

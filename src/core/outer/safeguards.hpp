@@ -39,14 +39,20 @@ class StallAllowance {
 // "Stalls held at the bounds"): the next beta is at least kMargin times the
 // penalty at which the first of them yields (HeldBoundsRelease), at most
 // kMaxJump times the current beta, at most `allowed` times per solve
-// (Strategies::held_stall_raises).
+// (Strategies::held_stall_raises), and again only where the last raise
+// lowered ||c|| by more than infeasibility_decrease: one that did not
+// showed that what holds the point is not those bounds.
 class HeldStallRaise {
  public:
-  explicit HeldStallRaise(int allowed) : allowed_(allowed) {}
-  bool available() const { return used_ < allowed_; }
-  void Use(double beta, double release) {
+  HeldStallRaise(const Options& o, int allowed)
+      : allowed_(allowed), decrease_(1.0 - o.infeasibility_decrease) {}
+  bool available(double c_norm) const {
+    return used_ < allowed_ && (used_ == 0 || c_norm < decrease_ * c_at_raise_);
+  }
+  void Use(double beta, double release, double c_norm) {
     ++used_;
     floor_ = std::min(kMaxJump * beta, kMargin * release);
+    c_at_raise_ = c_norm;
   }
   // The floor for the next beta (0 when no raise is pending), once.
   double TakeFloor() {
@@ -59,8 +65,10 @@ class HeldStallRaise {
   static constexpr double kMargin = 2.0;
   static constexpr double kMaxJump = 1e4;
   const int allowed_;
+  const double decrease_;
   int used_ = 0;
   double floor_ = 0.0;
+  double c_at_raise_ = 0.0;
 };
 
 // Ipopt's acceptable_iter, counted in outer iterations: that many
