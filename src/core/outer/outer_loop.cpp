@@ -202,9 +202,10 @@ bool OuterLoop::RaisePastHeldBounds() {
   return true;
 }
 
-// lambda_{k+1}, then beta_{k+1} (method_), at least a pending HeldStallRaise's floor. The Newton multiplier step
-// evaluates W at x_{k+1} and factors on the inner solver's factorization,
-// lent for this call (face_solve.hpp).
+// lambda_{k+1}, then beta_{k+1} (method_), at least a pending
+// HeldStallRaise's floor. The Newton multiplier step evaluates W at x_{k+1}
+// and factors on the inner solver's factorization, lent for this call
+// (face_solve.hpp).
 void OuterLoop::UpdateMultipliersAndPenalty(const InnerSummary& inner, int k) {
   FaceSolve* const lent = inner_->LendFactorization();
   method_.multipliers->Update(current(), lent, &q_);
