@@ -521,6 +521,33 @@ BOOST_AUTO_TEST_CASE(AutoKeepsThePreconditionerOfLessCountedWorkAfterOneTrialSte
   BOOST_TEST(std::abs(cheap.f - never.f) <= 1e-6 * std::max(1.0, std::abs(never.f)));
 }
 
+// auto's jacobi steps are cut at one predicted factorization's work (in
+// products with H): one cut there switches to cholesky with no trial step
+// (the trial here never comes). A factorization counted as nearly free
+// makes the cut one product, so cholesky comes at the second point; one
+// counted as enormous never cuts, and jacobi stays with no factorization.
+BOOST_AUTO_TEST_CASE(AutoSwitchesToCholeskyWhenAJacobiStepCostsAFactorization) {
+  BandQp problem(300, 4.0);
+  qpm::Options o;
+  o.tr.factor_min_flops = 0.0;
+  o.tr.factor_flops_per_product = 0.01;
+  o.tr.auto_trial_fraction = 1e9;       // a trial would need 1e9 factorizations' CG
+  o.tr.factor_flops_per_entry = 1e12;  // factorizations count as free
+  const qpm::Summary cut = qpm::Solve(&problem, Vector::Zero(300), o);
+  BOOST_TEST(cut.termination == qpm::TerminationType::kConverged);
+  BOOST_TEST(cut.preconditioner == "cholesky");
+  BOOST_TEST(cut.factorizations >= 1);
+  const qpm::Summary again = qpm::Solve(&problem, Vector::Zero(300), o);
+  BOOST_TEST(again.inner_iterations == cut.inner_iterations);
+  BOOST_TEST(again.hess_products == cut.hess_products);
+  o.tr.factor_flops_per_entry = 1e-12;  // one factorization outweighs any CG
+  const qpm::Summary uncut = qpm::Solve(&problem, Vector::Zero(300), o);
+  BOOST_TEST(uncut.termination == qpm::TerminationType::kConverged);
+  BOOST_TEST(uncut.preconditioner == "jacobi");
+  BOOST_TEST(uncut.factorizations == 0);
+  BOOST_TEST(std::abs(cut.f - uncut.f) <= 1e-6 * std::max(1.0, std::abs(uncut.f)));
+}
+
 BOOST_AUTO_TEST_CASE(DefaultSolveOfABoundedQpWithSlacksUsesTheFactorizationAndConverges) {
   for (double diag : {4.0, -1.5}) {  // convex, and nonconvex (shifted factorizations)
     BandQp problem(300, diag);

@@ -194,19 +194,27 @@ std::unique_ptr<Preconditioner> MakePenalty(const TrustRegionOptions& options, A
 // jacobi, until a step's CG products cost at least auto_trial_fraction of
 // the predicted factorization (in units of w, as the budget); then one step
 // with the Cholesky preconditioner, whose counted work against the last
-// jacobi step's decides which stays for the rest of the solve: counted, not
+// jacobi step's decides which stays. A jacobi step's CG is cut at what a
+// cholesky step costs: before the trial one predicted factorization, after
+// it the trial step's work; a step cut there switches to cholesky for the
+// rest of the solve (its own work is unknown, and above the cholesky
+// step's), so that one cheap jacobi step at the trial does not fix jacobi
+// for steps that come to cost more. Counted, not
 // timed, so that the same model takes the same path on any machine and
 // under any load (docs/algorithm.md, "Choosing the preconditioner").
 class AutoPreconditioner : public Preconditioner {
  public:
   AutoPreconditioner(PenaltyFunction* q, std::unique_ptr<CholeskyPreconditioner> cholesky,
                      double product_work, const TrustRegionOptions& options)
-      : jacobi_(q),
+      : q_(q),
+        jacobi_(q),
         cholesky_(std::move(cholesky)),
         trial_products_(options.auto_trial_fraction * cholesky_->cost().flops / product_work),
-        jacobi_iteration_(product_work + q->layout().n()),
-        cholesky_iteration_(product_work + 2.0 * cholesky_->cost().factor_nonzeros),
-        factorization_(cholesky_->cost().flops / options.factor_flops_per_entry) {}
+        product_(product_work),
+        jacobi_solve_(q->layout().n()),
+        cholesky_solve_(2.0 * cholesky_->cost().factor_nonzeros),
+        factorization_(cholesky_->cost().flops / options.factor_flops_per_entry),
+        jacobi_cap_(CapAt(factorization_)) {}
   PreconditionerKind kind() const override {
     return phase_ == Phase::kCholesky || phase_ == Phase::kTrial ? PreconditionerKind::kCholesky
                                                                  : PreconditionerKind::kJacobi;
@@ -226,29 +234,37 @@ class AutoPreconditioner : public Preconditioner {
   bool Shifted() const override {
     return kind() == PreconditionerKind::kCholesky && cholesky_->Shifted();
   }
-  // At the start of each step: products_ are the last step's CG iterations.
+  int StepIterations(int max_iter) const override {
+    return Jacobi() ? static_cast<int>(std::min<long>(max_iter, jacobi_cap_)) : max_iter;
+  }
+  // At the start of each step, on the last point's counted work.
   bool Update(const Iterate& it) override {
-    if (phase_ == Phase::kJacobi && products_ >= trial_products_) {
+    const long products = q_->counts().hess_products - products_before_;
+    if (Jacobi() && products >= jacobi_cap_) {
+      phase_ = Phase::kCholesky;
+    } else if (phase_ == Phase::kJacobi && products >= trial_products_) {
       phase_ = Phase::kTrial;
-      jacobi_work_ = products_ * jacobi_iteration_;
+      jacobi_work_ = products * product_ + solves_ * jacobi_solve_;
       factorizations_before_trial_ = cholesky_->factorizations();
     } else if (phase_ == Phase::kTrial) {
       const long factored = cholesky_->factorizations() - factorizations_before_trial_;
-      const double trial_work = factored * factorization_ + products_ * cholesky_iteration_;
+      const double trial_work = factored * factorization_ + products * product_ + solves_ * cholesky_solve_;
       phase_ = trial_work <= jacobi_work_ ? Phase::kCholesky : Phase::kJacobiOnly;
+      jacobi_cap_ = CapAt(trial_work);
     }
-    products_ = 0;
+    solves_ = 0;
+    products_before_ = q_->counts().hess_products;
     return active().Update(it);
   }
   void HoldFace(bool hold) override { cholesky_->HoldFace(hold); }
   void Apply(const Vector& r, const Vector* free, Vector* z) override {
-    ++products_;
+    ++solves_;
     active().Apply(r, free, z);
     factorizations_ = cholesky_->factorizations();
   }
   double Direction(const Reductions& sum, const Vector& r, const Vector* free, bool first,
                    double rz_previous, Vector* work, Vector* d) override {
-    ++products_;
+    ++solves_;
     const double rz = active().Direction(sum, r, free, first, rz_previous, work, d);
     factorizations_ = cholesky_->factorizations();
     return rz;
@@ -256,21 +272,31 @@ class AutoPreconditioner : public Preconditioner {
 
  private:
   enum class Phase { kJacobi, kTrial, kCholesky, kJacobiOnly };
+  bool Jacobi() const { return phase_ == Phase::kJacobi || phase_ == Phase::kJacobiOnly; }
+  // The jacobi CG iterations of a given work, at least 1 and within int.
+  long CapAt(double work) const {
+    return static_cast<long>(std::clamp(std::ceil(work / (product_ + jacobi_solve_)), 1.0, 1e9));
+  }
   Preconditioner& active() {
     return kind() == PreconditionerKind::kCholesky ? static_cast<Preconditioner&>(*cholesky_)
                                                    : jacobi_;
   }
 
+  const PenaltyFunction* q_;
   JacobiPreconditioner jacobi_;
   std::unique_ptr<CholeskyPreconditioner> cholesky_;
-  // Work in entries streamed, w the work of one product with H: a CG
-  // iteration costs w plus its preconditioner's (n for jacobi, the two
-  // triangular solves' 2 nnz(L) for cholesky); a factorization its
-  // predicted flops over factor_flops_per_entry.
-  const double trial_products_;  // CG iterations of one step that call for the trial
-  const double jacobi_iteration_, cholesky_iteration_, factorization_;
+  // Work in entries streamed: a product with H costs w (CG's iterations,
+  // the projected-gradient steps and searches, the checks), an application
+  // of M n for jacobi or 2 nnz(L) for cholesky (the two triangular solves),
+  // a factorization its predicted flops over factor_flops_per_entry.
+  const double trial_products_;  // products with H of one step that call for the trial
+  const double product_, jacobi_solve_, cholesky_solve_, factorization_;
+  // A jacobi step's CG iterations at most: one factorization's work, after
+  // the trial that step's (CapAt).
+  long jacobi_cap_;
   Phase phase_ = Phase::kJacobi;
-  long products_ = 0;                    // CG iterations since the last Update (one step's)
+  long products_before_ = 0;             // q's products with H at the last Update
+  long solves_ = 0;                      // applications of M since the last Update
   double jacobi_work_ = 0.0;             // the last jacobi step's, before the trial
   long factorizations_before_trial_ = 0;
 };

@@ -20,8 +20,9 @@
 //             predicted flops exceed the budget, it may switch once during
 //             the solve (AutoPreconditioner): jacobi until a step's CG costs
 //             auto_trial_fraction of one factorization, then one step with
-//             cholesky, and the one of less counted work stays
-//             (docs/algorithm.md, "Choosing the preconditioner").
+//             cholesky, and the one of less counted work stays; a jacobi
+//             step that costs a whole factorization unfinished switches at
+//             once (docs/algorithm.md, "Choosing the preconditioner").
 #ifndef QPM_CORE_INNER_PRECONDITIONER_HPP_
 #define QPM_CORE_INNER_PRECONDITIONER_HPP_
 
@@ -75,6 +76,9 @@ class Preconditioner : public CgPreconditioner {
                                 double /*factor*/) {
     return StepShift();
   }
+  // The CG iterations a step may take, of max_iter: fewer only where M may
+  // still change during the solve (AutoPreconditioner).
+  virtual int StepIterations(int max_iter) const { return max_iter; }
   // Whether the last factorization needed a diagonal shift: H was not
   // positive definite on its face (false for any M that is no factorization).
   virtual bool Shifted() const { return false; }

@@ -237,7 +237,7 @@ bool TrustRegion::HessianAfterShift(const Iterate& x) {
 bool TrustRegion::TryStep(const Iterate& x, StepInfo* step) {
   const double g_norm = x.grad_q_norm;
   const double tol = std::min(options_.cg_relative_tol, std::sqrt(g_norm)) * g_norm;
-  const int max_iter = options_.cg_max_iter > 0 ? options_.cg_max_iter : size_;
+  const int max_iter = CgBudget();
   CgPreconditioner* m = preconditioner_.get();
   const CgResult cg = q_->layout().has_bounds()
                           ? BoundedStep(x, tol, max_iter, m)
@@ -283,7 +283,7 @@ bool TrustRegion::SecondOrderCorrection(const Iterate& x, double predicted, doub
   q_->jz().TransposeTimes(x, linear_residual_, &r);
   r *= q_->merit().beta();
   const double tol = options_.cg_relative_tol * Norm(reduce, r);
-  const int max_iter = options_.cg_max_iter > 0 ? options_.cg_max_iter : size_;
+  const int max_iter = CgBudget();
   CgPreconditioner* m = preconditioner_.get();
   Vector& q = trial_.x;
   if (m) preconditioner_->HoldFace(true);
@@ -307,6 +307,13 @@ bool TrustRegion::BelowResolution(const Vector& z) const {
   bool above = false;
   for (int i = 0; i < z.size() && !above; ++i) above = std::abs(step_[i]) > ulps * std::abs(z[i]);
   return !q_->layout().reduce().Any(above);
+}
+
+// CG's iterations for a step: cg_max_iter (0: n), fewer while the
+// preconditioner may still switch (Preconditioner::StepIterations).
+int TrustRegion::CgBudget() const {
+  const int max_iter = options_.cg_max_iter > 0 ? options_.cg_max_iter : size_;
+  return preconditioner_ ? preconditioner_->StepIterations(max_iter) : max_iter;
 }
 
 // The step over the box l - z <= p <= u - z: TRON's active-set step

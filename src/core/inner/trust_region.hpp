@@ -75,6 +75,7 @@ class TrustRegion : public InnerSolver {
   // chosen once.
   bool ExactHessian(const Iterate& x);
   bool HessianAfterShift(const Iterate& x);
+  int CgBudget() const;
   CgResult BoundedStep(const Iterate& x, double tol, int max_iter,
                        CgPreconditioner* preconditioner);
   int ReleaseRounds() const;
