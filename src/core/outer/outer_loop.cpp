@@ -155,9 +155,6 @@ OuterLoop::Next OuterLoop::Verdict(const InnerSummary& inner, int k) {
     Conclude(TerminationType::kAcceptable, "acceptable level held for acceptable_iter outer iterations");
     return Next::kStop;
   }
-  if (inner.status == InnerStatus::kConverged && HeldFlat() && RaisePastHeldBounds()) {
-    return Next::kUpdate;
-  }
   if (!restarts_.infeasibility().Stuck(report_.outer(), k, q_, current())) return Next::kUpdate;
   if (restarts_.TrySecondStart(inner)) return Next::kRestarted;
   points_.RestoreLeastViolation();
@@ -193,15 +190,6 @@ OuterLoop::Next OuterLoop::VerdictOnShortSubproblem(const InnerSummary& inner) {
   return Next::kStop;
 }
 
-// A converged subproblem that left ||c|| where it was (not lowered by
-// infeasibility_decrease), neither nearly feasible nor acceptable: the
-// corner of the box that a stall held at the bounds shows, reached here at
-// tau (docs/algorithm.md, "Stalls held at the bounds").
-bool OuterLoop::HeldFlat() const {
-  const bool flat = current().c_norm() >= (1.0 - options_.infeasibility_decrease) * ViolationBefore();
-  return flat && !method_.convergence->NearlyFeasible(q_, current()) && !Acceptable();
-}
-
 // A stall where f holds bounds against the violation's descent is not local
 // infeasibility: beta goes on, past the penalty at which the first of them
 // yields (HeldStallRaise), instead of a second start.
@@ -210,6 +198,7 @@ bool OuterLoop::RaisePastHeldBounds() {
   const double release = HeldBoundsRelease(q_, current(), q_.workspace());
   if (!std::isfinite(release)) return false;
   held_.Use(q_.merit().beta(), release, current().c_norm());
+  ++report_.summary().held_stall_raises;
   return true;
 }
 
@@ -221,9 +210,7 @@ void OuterLoop::UpdateMultipliersAndPenalty(const InnerSummary& inner, int k) {
   FaceSolve* const lent = inner_->LendFactorization();
   method_.multipliers->Update(current(), lent, &q_);
   const double next = method_.penalty->Next(q_.merit().beta(), current(), inner.iterations, k);
-  bool raised = false;
-  q_.merit().set_beta(held_.Raise(next, &raised));
-  report_.summary().held_stall_raises += raised;
+  q_.merit().set_beta(std::max(next, held_.TakeFloor()));
 }
 
 Summary OuterLoop::Finish(TerminationType type, const std::string& message) {

@@ -47,7 +47,6 @@ class OuterLoop {
   void UpdateMultipliersAndPenalty(const InnerSummary& inner, int k);
   // Tests: predicates, no state changes.
   bool Acceptable() const { return method_.convergence->Acceptable(q_, current()); }
-  bool HeldFlat() const;
   // ||c|| before the subproblem just solved: at x_k, or x_0 for the first.
   double ViolationBefore() const { return report_.ViolationBefore(points_.x0().c_squared); }
   Summary Finish(TerminationType type, const std::string& message);

@@ -41,8 +41,7 @@ class StallAllowance {
 // kMaxJump times the current beta, at most `allowed` times per solve
 // (Strategies::held_stall_raises), and again only where the last raise
 // lowered ||c|| by more than infeasibility_decrease: one that did not
-// showed that what holds the point is not those bounds. A raise below the
-// penalty strategy's own next beta is not counted.
+// showed that what holds the point is not those bounds.
 class HeldStallRaise {
  public:
   HeldStallRaise(const Options& o, int allowed)
@@ -53,18 +52,13 @@ class HeldStallRaise {
   void Use(double beta, double release, double c_norm) {
     ++used_;
     floor_ = std::min(kMaxJump * beta, kMargin * release);
-    c_before_ = c_at_raise_;
     c_at_raise_ = c_norm;
   }
-  // The next beta: `next` (the penalty strategy's), or a pending raise's
-  // floor above it. A raise whose floor is not above `next` raised nothing
-  // and is not counted.
-  double Raise(double next, bool* raised) {
-    *raised = floor_ > next;
-    if (floor_ > 0.0 && !*raised) --used_, c_at_raise_ = c_before_;
-    const double beta = *raised ? floor_ : next;
+  // The floor for the next beta (0 when no raise is pending), once.
+  double TakeFloor() {
+    const double floor = floor_;
     floor_ = 0.0;
-    return beta;
+    return floor;
   }
 
  private:
@@ -75,7 +69,6 @@ class HeldStallRaise {
   int used_ = 0;
   double floor_ = 0.0;
   double c_at_raise_ = 0.0;
-  double c_before_ = 0.0;  // c_at_raise_ before the last Use
 };
 
 // Ipopt's acceptable_iter, counted in outer iterations: that many
