@@ -428,7 +428,8 @@ void AddTrustRegion(Table* t) {
   t->push_back(Number(QPM_FIELD(tr.auto_trial_fraction), AtLeast(0.0),
       "Auto preconditioner, factorization beyond the flops budget only: one step with the "
       "Cholesky preconditioner, its counted work against the last jacobi step's, once a "
-      "step's CG iterations cost this fraction of the predicted factorization; 0: never."));
+      "step's products with H cost this fraction of the predicted factorization; 0: never "
+      "(a jacobi step cut at a cholesky step's counted work switches without it)."));
   t->push_back(Number(QPM_FIELD(tr.factor_flops_per_entry), Above(0.0),
       "Auto preconditioner's trial: a factorization's flops per entry a product with H "
       "streams in the same time."));

@@ -79,9 +79,10 @@ struct TrustRegionOptions {
   double factor_nonzeros_per_product = 100.0;
   double factor_min_nonzeros = 1e6;
   // kAuto where only the flops are beyond that budget: jacobi, and one step
-  // with cholesky once a step's CG iterations cost this fraction of the
+  // with cholesky once a step's products with H cost this fraction of the
   // predicted factorization (in units of w); 0: never. The trial step's
-  // counted work against the jacobi step's decides (docs/algorithm.md).
+  // counted work against the jacobi step's decides; a jacobi step cut at a
+  // cholesky step's counted work switches without a trial (docs/algorithm.md).
   double auto_trial_fraction = 0.1;
   // A factorization's flops per entry a product streams in the same time
   // (BLAS 3 against memory-bound streaming; measured on cvxqp3 of nl-large,

@@ -191,7 +191,7 @@ std::unique_ptr<Preconditioner> MakePenalty(const TrustRegionOptions& options, A
 }
 
 // auto where the factorization is beyond the budget only by its flops:
-// jacobi, until a step's CG products cost at least auto_trial_fraction of
+// jacobi, until a step's products with H cost at least auto_trial_fraction of
 // the predicted factorization (in units of w, as the budget); then one step
 // with the Cholesky preconditioner, whose counted work against the last
 // jacobi step's decides which stays. A jacobi step's CG is cut at what a
@@ -248,7 +248,8 @@ class AutoPreconditioner : public Preconditioner {
       factorizations_before_trial_ = cholesky_->factorizations();
     } else if (phase_ == Phase::kTrial) {
       const long factored = cholesky_->factorizations() - factorizations_before_trial_;
-      const double trial_work = factored * factorization_ + products * product_ + solves_ * cholesky_solve_;
+      const double trial_work =
+          factored * factorization_ + products * product_ + solves_ * cholesky_solve_;
       phase_ = trial_work <= jacobi_work_ ? Phase::kCholesky : Phase::kJacobiOnly;
       jacobi_cap_ = CapAt(trial_work);
     }
