@@ -486,6 +486,21 @@ BOOST_AUTO_TEST_CASE(AutoPreconditionerFactorsSparseHAndAvoidsTheFillOfADenseRow
   BOOST_TEST(qpm::MakePreconditioner(o, &band.q)->kind() == qpm::PreconditionerKind::kJacobi);
 }
 
+namespace {
+
+// auto with every factorization beyond the flops budget, the trial at
+// trial_fraction, and factorizations counted as free.
+qpm::Options AutoBeyondTheBudget(double trial_fraction) {
+  qpm::Options o;
+  o.tr.factor_min_flops = 0.0;
+  o.tr.factor_flops_per_product = 0.01;
+  o.tr.auto_trial_fraction = trial_fraction;
+  o.tr.factor_flops_per_entry = 1e12;
+  return o;
+}
+
+}  // namespace
+
 // auto with the factorization beyond the flops budget: jacobi, and a
 // cholesky step once a step's CG costs auto_trial_fraction of a
 // factorization (here when a step takes a few CG iterations, so that the
@@ -496,11 +511,7 @@ BOOST_AUTO_TEST_CASE(AutoPreconditionerFactorsSparseHAndAvoidsTheFillOfADenseRow
 // repeats exactly.
 BOOST_AUTO_TEST_CASE(AutoKeepsThePreconditionerOfLessCountedWorkAfterOneTrialStep) {
   BandQp problem(300, 4.0);
-  qpm::Options o;
-  o.tr.factor_min_flops = 0.0;
-  o.tr.factor_flops_per_product = 0.01;
-  o.tr.auto_trial_fraction = 1.0;
-  o.tr.factor_flops_per_entry = 1e12;  // factorizations count as free
+  qpm::Options o = AutoBeyondTheBudget(1.0);
   const qpm::Summary cheap = qpm::Solve(&problem, Vector::Zero(300), o);
   BOOST_TEST(cheap.termination == qpm::TerminationType::kConverged);
   BOOST_TEST(cheap.preconditioner == "cholesky");
@@ -528,11 +539,7 @@ BOOST_AUTO_TEST_CASE(AutoKeepsThePreconditionerOfLessCountedWorkAfterOneTrialSte
 // counted as enormous never cuts, and jacobi stays with no factorization.
 BOOST_AUTO_TEST_CASE(AutoSwitchesToCholeskyWhenAJacobiStepCostsAFactorization) {
   BandQp problem(300, 4.0);
-  qpm::Options o;
-  o.tr.factor_min_flops = 0.0;
-  o.tr.factor_flops_per_product = 0.01;
-  o.tr.auto_trial_fraction = 1e9;       // a trial would need 1e9 factorizations' CG
-  o.tr.factor_flops_per_entry = 1e12;  // factorizations count as free
+  qpm::Options o = AutoBeyondTheBudget(1e9);  // a trial would need 1e9 factorizations' CG
   const qpm::Summary cut = qpm::Solve(&problem, Vector::Zero(300), o);
   BOOST_TEST(cut.termination == qpm::TerminationType::kConverged);
   BOOST_TEST(cut.preconditioner == "cholesky");
