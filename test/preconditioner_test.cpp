@@ -507,15 +507,16 @@ qpm::Options AutoBeyondTheBudget(double trial_fraction) {
 // jacobi step compared is not a single boundary step); the trial's counted
 // work against the jacobi
 // step's decides which stays: a factorization counted as nearly free keeps
-// cholesky, one counted as enormous goes back to jacobi, and each choice
-// repeats exactly.
+// cholesky (there the cut of the next test switches first: one product is
+// already a factorization's work), one counted as enormous goes back to
+// jacobi after the trial, and each choice repeats exactly.
 BOOST_AUTO_TEST_CASE(AutoKeepsThePreconditionerOfLessCountedWorkAfterOneTrialStep) {
   BandQp problem(300, 4.0);
   qpm::Options o = AutoBeyondTheBudget(1.0);
   const qpm::Summary cheap = qpm::Solve(&problem, Vector::Zero(300), o);
   BOOST_TEST(cheap.termination == qpm::TerminationType::kConverged);
   BOOST_TEST(cheap.preconditioner == "cholesky");
-  BOOST_TEST(cheap.factorizations >= 1);  // the trial's, kept while H is unchanged (Reuse)
+  BOOST_TEST(cheap.factorizations >= 1);  // kept while H is unchanged (Reuse)
   const qpm::Summary again = qpm::Solve(&problem, Vector::Zero(300), o);
   BOOST_TEST(again.inner_iterations == cheap.inner_iterations);
   BOOST_TEST(again.factorizations == cheap.factorizations);
