@@ -99,6 +99,8 @@ void PrintFooter(Ipopt::Journalist& jnlst, const Summary& s, const CallbackCount
   jnlst.Printf(J_SUMMARY, J_MAIN, "Number of Lagrangian Hessian evaluations             = %ld\n", counts.eval_h);
   jnlst.Printf(J_SUMMARY, J_MAIN, "Penalty evaluations: Q %ld, grad Q %ld, Hessian %ld, Hessian-vector products %ld\n",
                s.q_evals, s.grad_evals, s.hess_evals, s.hess_products);
+  jnlst.Printf(J_SUMMARY, J_MAIN, "Factorizations (preconditioner and inner steps).....: %ld\n",
+               s.factorizations);
   jnlst.Printf(J_SUMMARY, J_MAIN, "Total CPU secs in QPM (incl. function evaluations) = %10.3f\n",
                s.cpu_time);
   jnlst.Printf(J_SUMMARY, J_MAIN, "Total wall secs in NLP function evaluations        = %10.3f\n",
