@@ -303,10 +303,9 @@ BOOST_AUTO_TEST_CASE(AStallAtTheRoundingFloorOfCMakesNoSecondStart) {
   // From radius 1 the path reaches the floor; the default's first radius
   // (the whole Newton step) lands where the noise happens to be below tol.
   o.tr.initial_radius = 1.0;
-  // A beta raised unless ||c|| halves (and by gamma, not gamma^2) also
-  // lands below tol: the path of ALGENCAN's rule reaches the floor.
+  // A beta raised unless ||c|| falls fourfold lands below tol too: the path
+  // of ALGENCAN's rule (raised unless it halves) reaches the floor.
   o.multipliers.feasibility_decrease = 0.5;
-  o.multipliers.flat_decrease = 1e20;
   const qpm::Summary s = qpm::Solve(&problem, p.x0, o);
   BOOST_TEST((s.termination == qpm::TerminationType::kStalled ||
               s.termination == qpm::TerminationType::kAcceptable));

@@ -346,10 +346,7 @@ void AddMultipliers(Table* t) {
   t->push_back(WithSymbol("tau_c", Number(QPM_FIELD(multipliers.feasibility_decrease),
       Open(0.0, 1.0), "beta grows when ||c||_inf > this * its value before the subproblem.")));
   t->push_back(WithSymbol("gamma", Number(QPM_FIELD(multipliers.penalty_increase), Above(1.0),
-      "... by this factor ...")));
-  t->push_back(Number(QPM_FIELD(multipliers.flat_decrease), Above(0.0),
-      "... and by its square when ||c||_inf > this * its value before the subproblem (the "
-      "violation did not answer the last raise; 1e20 or more: never)."));
+      "... by this factor.")));
   t->push_back(Number(QPM_FIELD(multipliers.penalty_init_min), Above(0.0),
       "Lower clip of the default mode's automatic beta_0 (qpm_penalty_init 0)."));
   t->push_back(Number(QPM_FIELD(multipliers.penalty_init_max), Above(0.0),

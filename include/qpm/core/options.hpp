@@ -260,13 +260,9 @@ struct MultiplierOptions {
   // max_multiplier]^m: the safeguard that keeps the global theory.
   double max_multiplier = 1e20;
   // beta grows when ||c(x_{k+1})||_inf > feasibility_decrease ||c(x_k)||_inf ...
-  double feasibility_decrease = 0.1;
-  // ... by this factor (ALGENCAN's gamma = 10) ...
+  double feasibility_decrease = 0.25;
+  // ... by this factor (ALGENCAN's gamma = 10).
   double penalty_increase = 10.0;
-  // ... and by its square where ||c(x_{k+1})||_inf > flat_decrease
-  // ||c(x_k)||_inf: the violation did not answer the last raise at all
-  // (docs/algorithm.md, "The default mode").
-  double flat_decrease = 0.99;
   // Clips of the automatic beta_0 (Options::penalty_init = 0).
   double penalty_init_min = 1e-8;
   double penalty_init_max = 1e8;

@@ -107,9 +107,8 @@ class IpoptTest : public ConvergenceTest {
 };
 
 // ALGENCAN's beta_0, and beta *= gamma only when ||c||_inf did not fall
-// below feasibility_decrease times its value before the subproblem, gamma^2
-// when it stayed above flat_decrease times it (docs/algorithm.md, "The
-// default mode").
+// below feasibility_decrease times its value before the subproblem
+// (docs/algorithm.md, "The default mode").
 class ConditionalPenalty : public PenaltyUpdate {
  public:
   ConditionalPenalty(const Options& o, const Reductions& r) : o_(o), r_(r) {}
@@ -132,7 +131,6 @@ class ConditionalPenalty : public PenaltyUpdate {
     const double c_max = MaxNorm(r_, x.c);
     if (k > 0 && c_max > o_.multipliers.feasibility_decrease * previous_c_max_) {
       beta *= o_.multipliers.penalty_increase;
-      if (c_max > o_.multipliers.flat_decrease * previous_c_max_) beta *= o_.multipliers.penalty_increase;
     }
     previous_c_max_ = c_max;
     return beta;
