@@ -112,3 +112,14 @@ BOOST_AUTO_TEST_CASE(QpmEndsAtOrBelowIpoptsObjectiveOnTheNeumannDistributedContr
   BOOST_TEST(ipopt.status == Ipopt::Solve_Succeeded);
   BOOST_TEST(qpm.f <= ipopt.f * (1.0 + 1e-6));
 }
+
+// LukVlI4 at n = 2e4: one subproblem's interior steps drifted at one mu for
+// the 1000 steps of their guard (1,138 inner iterations for the solve) with
+// neither Q nor the barrier's KKT error improving; mu now falls after 50
+// such steps (docs/algorithm.md, "Interior steps on the bounds").
+BOOST_AUTO_TEST_CASE(InteriorStepsThatStopImprovingLowerMuInsteadOfDrifting) {
+  SmartPtr<qpm::QpmApplication> app = new qpm::QpmApplication();
+  const Outcome qpm = Solve(app, new LuksanVlcek4Tnlp(19998, true));
+  BOOST_TEST(qpm.status == Ipopt::Solve_Succeeded);
+  BOOST_TEST(app->LastSummary().inner_iterations < 600);
+}

@@ -39,6 +39,10 @@ constexpr double kShiftFloor = 1e-12;
 // cycle, far above the tens of steps a barrier problem takes where the
 // filter accepts full steps (docs/algorithm.md, "Interior steps on the bounds").
 constexpr int kStepsPerMu = 1000;
+// Steps in a row that neither lower Q below the steps' least nor halve the
+// barrier problem's KKT error, after which mu falls as if that problem were
+// solved (LowerMuAnyway; docs/algorithm.md, "Interior steps on the bounds").
+constexpr int kIdleSteps = 50;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 bool Finite(double v) { return std::isfinite(v); }
@@ -72,7 +76,7 @@ InnerSummary BarrierNewton::Minimize(const InnerControl& control, Iterate* x) {
   start_ = *x;
   best_ = *x;
   mu_ = std::min(kMuMax, std::max(kMuMin, 0.1 * summary.tau));
-  snapped_at_mu_ = kInf, still_ = 0, steps_at_mu_ = 0;
+  snapped_at_mu_ = kInf, still_ = 0, steps_at_mu_ = 0, idle_ = 0, kkt_mark_ = kInf;
   // (2.3): a point above Q's start is never returned.
   auto give_back = [&](InnerStatus status) {
     if (!(x->Q(beta) <= q_start)) *x = start_;
@@ -116,6 +120,7 @@ InnerSummary BarrierNewton::Minimize(const InnerControl& control, Iterate* x) {
     const double mu_before = mu_;
     LowerMu(*x);
     steps_at_mu_ = mu_ < mu_before ? 0 : steps_at_mu_ + 1;
+    if (mu_ < mu_before) kkt_mark_ = kInf;
     if (steps_at_mu_ > kStepsPerMu) return Finish(control, q_start, summary, x);
     if (!q_->EvaluateHessianAt(*x, y_)) return give_back(InnerStatus::kEvaluationError);
     StepInfo step;
@@ -126,7 +131,9 @@ InnerSummary BarrierNewton::Minimize(const InnerControl& control, Iterate* x) {
       continue;
     }
     restored = false;
-    if (x->Q(beta) < best_.Q(beta)) best_ = *x;
+    const bool lower = x->Q(beta) < best_.Q(beta);
+    if (lower) best_ = *x;
+    if (Idle(*x, lower)) LowerMuAnyway();
     const double resolution = 1e-9 * std::max(1.0, x->x.lpNorm<Eigen::Infinity>());
     still_ = step.step_norm <= resolution ? still_ + 1 : 0;
     if (still_ >= 2 * kStillSteps) return Finish(control, q_start, summary, x);
@@ -260,6 +267,27 @@ void BarrierNewton::LowerMu(const Iterate& x) {
     mu_ = std::max(kMuMin, std::min(kKappaMu * mu_, std::pow(mu_, kThetaMu)));
     filter_.clear();
   }
+}
+
+// Whether kIdleSteps steps in a row have neither lowered Q below the
+// steps' least (`lower`) nor brought the barrier KKT error at mu to half
+// its mark (each new mu sets the mark afresh).
+bool BarrierNewton::Idle(const Iterate& x, bool lower) {
+  const double e = BarrierKktError(x);
+  const bool halved = e <= 0.5 * kkt_mark_;
+  if (halved) kkt_mark_ = e;
+  idle_ = lower || halved ? 0 : idle_ + 1;
+  return idle_ >= kIdleSteps;
+}
+
+// mu falls by Ipopt's factor kappa_mu though its barrier problem is not
+// solved: where the steps stopped improving, that problem's minimizer is
+// not the subproblem's (degenerate bounds put it mu / v inside), and a new
+// filter starts.
+void BarrierNewton::LowerMuAnyway() {
+  mu_ = std::max(kMuMin, kKappaMu * mu_);
+  filter_.clear();
+  steps_at_mu_ = 0, idle_ = 0, kkt_mark_ = kInf;
 }
 
 // One Newton step on phi_mu; x moves to the accepted point, with values and

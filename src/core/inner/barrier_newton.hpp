@@ -78,6 +78,8 @@ class BarrierNewton : public InnerSolver {
   double BoxKktError(const Iterate& x) const;
   double KktError(const Iterate& x, double mu);
   double BarrierKktError(const Iterate& x);
+  bool Idle(const Iterate& x, bool lower);
+  void LowerMuAnyway();
   bool SnapReady(const InnerControl& control, const Iterate& x);
   void Restore(const Iterate& x);
   void LowerMu(const Iterate& x);
@@ -115,6 +117,8 @@ class BarrierNewton : public InnerSolver {
   double snapped_at_mu_ = 0.0;  // mu of the last snap tried
   int still_ = 0;               // steps in a row that did not move z
   int steps_at_mu_ = 0;         // steps since mu last fell
+  int idle_ = 0;                // steps in a row without progress (Idle)
+  double kkt_mark_ = 0.0;       // the barrier KKT error a step must halve
 };
 
 // The trust region, switched to the interior steps for the rest of the solve
