@@ -41,7 +41,8 @@ constexpr double kShiftFloor = 1e-12;
 constexpr int kStepsPerMu = 1000;
 // Steps in a row that neither lower Q below the steps' least nor halve the
 // barrier problem's KKT error, after which mu falls as if that problem were
-// solved (LowerMuAnyway; docs/algorithm.md, "Interior steps on the bounds").
+// solved (LowerMuAnyway), or at mu's floor the trust region takes over
+// (docs/algorithm.md, "Interior steps on the bounds").
 constexpr int kIdleSteps = 50;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -133,7 +134,10 @@ InnerSummary BarrierNewton::Minimize(const InnerControl& control, Iterate* x) {
     restored = false;
     const bool lower = x->Q(beta) < best_.Q(beta);
     if (lower) best_ = *x;
-    if (Idle(*x, lower)) LowerMuAnyway();
+    if (Idle(*x, lower)) {
+      if (mu_ <= kMuMin) return Finish(control, q_start, summary, x);  // no smaller mu
+      LowerMuAnyway();
+    }
     const double resolution = 1e-9 * std::max(1.0, x->x.lpNorm<Eigen::Infinity>());
     still_ = step.step_norm <= resolution ? still_ + 1 : 0;
     if (still_ >= 2 * kStillSteps) return Finish(control, q_start, summary, x);
