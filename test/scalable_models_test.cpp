@@ -113,10 +113,10 @@ BOOST_AUTO_TEST_CASE(QpmEndsAtOrBelowIpoptsObjectiveOnTheNeumannDistributedContr
   BOOST_TEST(qpm.f <= ipopt.f * (1.0 + 1e-6));
 }
 
-// LukVlI4 at n = 2e4: one subproblem's interior steps drifted at one mu for
-// the 1000 steps of their guard (1,138 inner iterations for the solve) with
-// neither Q nor the barrier's KKT error improving; mu now falls after 50
-// such steps (docs/algorithm.md, "Interior steps on the bounds").
+// Interior steps that improve neither Q nor the barrier's KKT error for 50
+// steps lower mu instead of drifting to the 1000-step guard: LukVlI4 at
+// n = 2e4 has such a subproblem (docs/algorithm.md, "Interior steps on the
+// bounds", where the counts with and without the rule are).
 BOOST_AUTO_TEST_CASE(InteriorStepsThatStopImprovingLowerMuInsteadOfDrifting) {
   SmartPtr<qpm::QpmApplication> app = new qpm::QpmApplication();
   const Outcome qpm = Solve(app, new LuksanVlcek4Tnlp(19998, true));
