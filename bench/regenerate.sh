@@ -18,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 all=(model_library unbounded fault_injection perturbed_starts limits lying_headers paper
-     nl_corpus rosenbrock_plain scaling scalable pde_control ipopt_scalable nl_large pglib_opf petsc)
+     kkt_fill nl_corpus rosenbrock_plain scaling scalable pde_control ipopt_scalable nl_large pglib_opf petsc)
 if [ "${1:-}" = "--list" ]; then printf '%s\n' "${all[@]}"; exit 0; fi
 studies=("$@")
 [ ${#studies[@]} -gt 0 ] || studies=("${all[@]}")
