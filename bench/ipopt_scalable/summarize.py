@@ -8,7 +8,11 @@ import csv
 import math
 import sys
 
-NAMES = {"lukvle4": "LukVlE4", "lukvli4": "LukVlI4", "distributed2d": "MDistCntrl1", "neumann2d": "MDistCntrl4", "boundary2d": "MBndryCntrl1", "boundary3d": "MBndryCntrl_3D"}
+NAMES = {"lukvle4": "LukVlE4", "lukvli4": "LukVlI4", "distributed2d": "MDistCntrl1", "neumann2d": "MDistCntrl4", "boundary2d": "MBndryCntrl1", "boundary3d": "MBndryCntrl_3D",
+         "boundary3dsin": "MBndryCntrl_3Dsin"}
+# Issue 36's must-show 2 is over the models at its sizes; the sine variant
+# (its item 4) is shown beside them, outside the mean.
+OUTSIDE_MEAN = {"boundary3dsin"}
 
 
 def cell(r):
@@ -26,7 +30,7 @@ def main():
     print()
     print("| model (original name) | N | n | Ipopt | QPM | QPM / Ipopt time | (f_QPM - f_Ipopt) / |f_Ipopt| |")
     print("|---|---|---|---|---|---|---|")
-    ratios = []
+    ratios, outside = [], []
     for (model, size), by in runs.items():
         i, q = by.get("ipopt"), by.get("qpm")
         if not i or not q:
@@ -34,7 +38,7 @@ def main():
         both = i["status"] == "Solve_Succeeded" and q["status"] == "Solve_Succeeded"
         ratio = float(q["wall_s"]) / float(i["wall_s"]) if both else float("nan")
         if both:
-            ratios.append(ratio)
+            (outside if model in OUTSIDE_MEAN else ratios).append(ratio)
         solved = i["status"] == "Solve_Succeeded" and float(i["f"]) != 0.0
         gap = "%.1e" % ((float(q["f"]) - float(i["f"])) / abs(float(i["f"]))) if solved else "-"
         print("| %s | %s | %s | %s | %s | %s | %s |" % (
@@ -43,7 +47,8 @@ def main():
     if ratios:
         geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
         print()
-        print("Geometric mean of QPM / Ipopt wall time over the %d rows both solve: %.2f." % (len(ratios), geo))
+        print("Geometric mean of QPM / Ipopt wall time over the %d rows both solve: %.2f%s." % (
+            len(ratios), geo, " (MBndryCntrl_3Dsin's %d such rows not included)" % len(outside) if outside else ""))
 
 
 if __name__ == "__main__":
