@@ -30,11 +30,11 @@
 #include <cmath>
 #include <vector>
 
-#include "recording_tnlp.hpp"
+#include "boundary_control_3d_base.hpp"
 
-class BoundaryControl3dSinTnlp : public RecordingTnlp {
+class BoundaryControl3dSinTnlp : public BoundaryControl3dBase {
  public:
-  explicit BoundaryControl3dSinTnlp(int points) : n1_(points), h_(1.0 / (points + 1)) {
+  explicit BoundaryControl3dSinTnlp(int points) : BoundaryControl3dBase(points) {
     const int s = n1_ + 2;
     target_.resize(static_cast<size_t>(s) * s * s);
     for (int i = 0; i < s; ++i) {
@@ -46,12 +46,9 @@ class BoundaryControl3dSinTnlp : public RecordingTnlp {
       }
     }
   }
-  int variables() const { return (n1_ + 2) * (n1_ + 2) * (n1_ + 2); }
-  int rows() const { return n1_ * n1_ * n1_; }
-
   bool get_nlp_info(Index& n, Index& m, Index& nnz_jac, Index& nnz_h, IndexStyleEnum& style) override {
     n = variables(), m = rows();
-    nnz_jac = 7 * m;
+    nnz_jac = kJacobianPerRow * m;
     nnz_h = m + 6 * n1_ * n1_ * kStencilPairs;
     style = C_STYLE;
     return true;
@@ -59,7 +56,7 @@ class BoundaryControl3dSinTnlp : public RecordingTnlp {
   bool get_bounds_info(Index n, Number* xl, Number* xu, Index m, Number* gl, Number* gu) override {
     for (int p = 0; p < n; ++p) xl[p] = 0.0, xu[p] = 10.0;
     ForEachRow([&](int i, int j, int k) { xl[Point(i, j, k)] = -1e20, xu[Point(i, j, k)] = 3.5; });
-    for (int r = 0; r < m; ++r) gl[r] = gu[r] = -kD * h_ * h_;
+    RowBounds(m, gl, gu);
     return true;
   }
   bool get_starting_point(Index n, bool, Number* x, bool, Number*, Number*, Index, bool,
@@ -94,30 +91,6 @@ class BoundaryControl3dSinTnlp : public RecordingTnlp {
     });
     return true;
   }
-  bool eval_g(Index, const Number* x, bool, Index, Number* g) override {
-    int r = 0;
-    ForEachRow([&](int i, int j, int k) {
-      double v = 6.0 * x[Point(i, j, k)];
-      for (const int q : Neighbours(i, j, k)) v -= x[q];
-      g[r++] = v;
-    });
-    return true;
-  }
-  bool eval_jac_g(Index, const Number*, bool, Index, Index, Index* rows, Index* cols,
-                  Number* values) override {
-    int e = 0, r = 0;
-    ForEachRow([&](int i, int j, int k) {
-      if (values) {
-        values[e++] = 6.0;
-        for (int t = 0; t < 6; ++t) values[e++] = -1.0;
-      } else {
-        rows[e] = r, cols[e++] = Point(i, j, k);
-        for (const int q : Neighbours(i, j, k)) rows[e] = r, cols[e++] = q;
-      }
-      ++r;
-    });
-    return true;
-  }
   bool eval_h(Index, const Number* x, bool, Number sigma, Index, const Number*, bool, Index,
               Index* rows, Index* cols, Number* values) override {
     int e = 0;
@@ -148,25 +121,16 @@ class BoundaryControl3dSinTnlp : public RecordingTnlp {
   }
 
  private:
-  static constexpr double kAlpha = 0.1, kD = -20.0;
+  static constexpr double kAlpha = 0.1;
   static constexpr int kStencilPairs = 15;  // the 5-point stencil's lower triangle
   // A face point and its four neighbours in the face, centre first.
   using Stencil = std::array<int, 5>;
 
-  int Point(int i, int j, int k) const { return k + (n1_ + 2) * (j + (n1_ + 2) * i); }
   static double Weight(int a) { return a == 0 ? 4.0 : -1.0; }
   double Laplacian(const Stencil& st, const Number* x) const {
     double v = 0.0;
     for (int a = 0; a < 5; ++a) v += Weight(a) * x[st[a]];
     return v / (h_ * h_);
-  }
-  template <class F>
-  void ForEachRow(F f) const {
-    for (int i = 1; i <= n1_; ++i) {
-      for (int j = 1; j <= n1_; ++j) {
-        for (int k = 1; k <= n1_; ++k) f(i, j, k);
-      }
-    }
   }
   // The N^2 inner points of each of the six faces, each with its stencil.
   template <class F>
@@ -185,13 +149,6 @@ class BoundaryControl3dSinTnlp : public RecordingTnlp {
       }
     }
   }
-  std::vector<int> Neighbours(int i, int j, int k) const {
-    return {Point(i - 1, j, k), Point(i + 1, j, k), Point(i, j - 1, k),
-            Point(i, j + 1, k), Point(i, j, k - 1), Point(i, j, k + 1)};
-  }
-
-  int n1_;
-  double h_;
   std::vector<double> target_;
 };
 

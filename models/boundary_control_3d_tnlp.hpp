@@ -25,11 +25,11 @@
 #include <cmath>
 #include <vector>
 
-#include "recording_tnlp.hpp"
+#include "boundary_control_3d_base.hpp"
 
-class BoundaryControl3dTnlp : public RecordingTnlp {
+class BoundaryControl3dTnlp : public BoundaryControl3dBase {
  public:
-  explicit BoundaryControl3dTnlp(int points) : n1_(points), h_(1.0 / (points + 1)) {
+  explicit BoundaryControl3dTnlp(int points) : BoundaryControl3dBase(points) {
     const double b = kB, c = kC;
     a_ = 1.5 - 1.125 * c / b;
     b4_ = 1.75 * c / (b * b * b) - 1.5 / (b * b);
@@ -45,12 +45,9 @@ class BoundaryControl3dTnlp : public RecordingTnlp {
       }
     }
   }
-  int variables() const { return (n1_ + 2) * (n1_ + 2) * (n1_ + 2); }
-  int rows() const { return n1_ * n1_ * n1_; }
-
   bool get_nlp_info(Index& n, Index& m, Index& nnz_jac, Index& nnz_h, IndexStyleEnum& style) override {
     n = variables(), m = rows();
-    nnz_jac = 7 * m;
+    nnz_jac = kJacobianPerRow * m;
     nnz_h = m + 6 * n1_ * n1_;  // diagonal: inside and faces
     style = C_STYLE;
     return true;
@@ -66,7 +63,7 @@ class BoundaryControl3dTnlp : public RecordingTnlp {
         }
       }
     }
-    for (int r = 0; r < m; ++r) gl[r] = gu[r] = kD * -h_ * h_;
+    RowBounds(m, gl, gu);
     return true;
   }
   bool get_starting_point(Index n, bool, Number* x, bool, Number*, Number*, Index, bool,
@@ -94,30 +91,6 @@ class BoundaryControl3dTnlp : public RecordingTnlp {
     });
     return true;
   }
-  bool eval_g(Index, const Number* x, bool, Index, Number* g) override {
-    int r = 0;
-    ForEachRow([&](int i, int j, int k) {
-      double v = 6.0 * x[Point(i, j, k)];
-      for (const int q : Neighbours(i, j, k)) v -= x[q];
-      g[r++] = v;
-    });
-    return true;
-  }
-  bool eval_jac_g(Index, const Number*, bool, Index, Index, Index* rows, Index* cols,
-                  Number* values) override {
-    int e = 0, r = 0;
-    ForEachRow([&](int i, int j, int k) {
-      if (values) {
-        values[e++] = 6.0;
-        for (int t = 0; t < 6; ++t) values[e++] = -1.0;
-      } else {
-        rows[e] = r, cols[e++] = Point(i, j, k);
-        for (const int q : Neighbours(i, j, k)) rows[e] = r, cols[e++] = q;
-      }
-      ++r;
-    });
-    return true;
-  }
   bool eval_h(Index, const Number* x, bool, Number sigma, Index, const Number*, bool, Index,
               Index* rows, Index* cols, Number* values) override {
     int e = 0;
@@ -134,10 +107,9 @@ class BoundaryControl3dTnlp : public RecordingTnlp {
   }
 
  private:
-  static constexpr double kAlpha = 0.01, kD = -20.0, kB = 0.5, kC = 0.01;
+  static constexpr double kAlpha = 0.01, kB = 0.5, kC = 0.01;
   enum { kInside, kFace, kEdge };
 
-  int Point(int i, int j, int k) const { return k + (n1_ + 2) * (j + (n1_ + 2) * i); }
   // A grid point is inside, on one face (a control) or on an edge or corner.
   int Kind(int i, int j, int k) const {
     const int last = n1_ + 1;
@@ -152,18 +124,6 @@ class BoundaryControl3dTnlp : public RecordingTnlp {
         for (int k = 0; k < s; ++k) f(Point(i, j, k), Kind(i, j, k));
       }
     }
-  }
-  template <class F>
-  void ForEachRow(F f) const {
-    for (int i = 1; i <= n1_; ++i) {
-      for (int j = 1; j <= n1_; ++j) {
-        for (int k = 1; k <= n1_; ++k) f(i, j, k);
-      }
-    }
-  }
-  std::vector<int> Neighbours(int i, int j, int k) const {
-    return {Point(i - 1, j, k), Point(i + 1, j, k), Point(i, j - 1, k),
-            Point(i, j + 1, k), Point(i, j, k - 1), Point(i, j, k + 1)};
   }
   double Huber(double t) const {
     if (std::abs(t) > kB) return 0.5 * kB * kB + kC * (std::abs(t) - kB);
@@ -181,8 +141,7 @@ class BoundaryControl3dTnlp : public RecordingTnlp {
     return 2.0 * a_ + t2 * (12.0 * b4_ + 30.0 * c6_ * t2);
   }
 
-  int n1_;
-  double h_, a_ = 0.0, b4_ = 0.0, c6_ = 0.0;
+  double a_ = 0.0, b4_ = 0.0, c6_ = 0.0;
   std::vector<double> target_;
 };
 
