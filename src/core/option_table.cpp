@@ -500,6 +500,9 @@ void AddTrustRegion(Table* t) {
       "Bounded problems: projected-gradient steps (GPCG) after the Cauchy point, until three "
       "in a row free no entry, once the Cauchy points of this many accepted steps in a row freed "
       "bounds; 0: never."));
+  t->push_back(Number(QPM_FIELD(tr.gradient_projection_trickle), ClosedOpen(0.0, 1.0),
+      "Bounded problems: a projected-gradient step that frees fewer entries than this fraction "
+      "of the most one step of its phase freed counts as freeing none."));
   t->push_back(Integer(QPM_FIELD(tr.release_rounds), AtLeast(0),
       "Bounded problems with the cholesky preconditioner: rounds in which the step frees every "
       "entry on a bound whose model gradient points into the box and solves its faces again; "

@@ -187,6 +187,12 @@ struct TrustRegionOptions {
   // before it did (0: never). Why, and why not at once: docs/algorithm.md,
   // "Freeing many bounds in one step".
   int gradient_projection_after = 3;
+  // A projected-gradient step that frees fewer entries than this fraction of
+  // the most one step of the phase freed counts as freeing none: a front
+  // that has slowed to a trickle is freed faster by the face's CG, each
+  // step costing a product (docs/algorithm.md, "Freeing many bounds in one
+  // step"). 0: only steps that free nothing.
+  double gradient_projection_trickle = 0.05;
   // With an exact preconditioner (cholesky), rounds of the step's third
   // phase: entries on a bound whose model gradient points into the box are
   // freed together and the faces solved again, until the model is

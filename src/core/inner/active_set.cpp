@@ -64,6 +64,11 @@ ActiveSetResult ActiveSetStep::Solve(const HessianOperator& hessian, const Vecto
     const int released = ReleaseInward(*p, tol);
     free += released;
     result.released += released;
+    if (released > 0 && round > 0 && after > 0) {  // a second release: a front (header, 3)
+      const int steps = ProjectedGradientSteps(hessian, radius, max_cg_iter - result.cg.iterations, p, &free);
+      result.projected_gradient_steps += steps;
+      result.cg.iterations += steps;
+    }
     if (released == 0 && Norm(reduce_, gradient_.cwiseProduct(free_)) <= tol) break;
   }
   if (free == 0) result.cg.exit = CgExit::kBoundary;
@@ -188,7 +193,8 @@ int ActiveSetStep::ProjectedGradientSteps(const HessianOperator& hessian, double
   // long steps, which smooth the free entries, alternate with short ones,
   // which free the next entries (a 1D front, test/active_set_test.cpp, is
   // freed twice as far with three as with two).
-  int steps = 0, idle = 0;  // idle: steps in a row that freed no entry
+  int steps = 0, idle = 0;  // idle: steps in a row that freed no entry (or a trickle)
+  double most = 0.0;        // the most entries one step freed
   double t = t_;
   while (steps < max_steps && *free > 0 && idle < 3) {
     if (!ProjectedGradientStep(hessian, radius, *p, &t)) break;
@@ -198,7 +204,9 @@ int ActiveSetStep::ProjectedGradientSteps(const HessianOperator& hessian, double
     ++steps;
     free_previous_.swap(free_);
     *free = MarkFree(*p);
-    idle = reduce_.Any((free_.array() > free_previous_.array()).any()) ? 0 : idle + 1;
+    const double freed = Count(reduce_, static_cast<int>((free_.array() > free_previous_.array()).count()));
+    most = std::max(most, freed);
+    idle = freed > 0.0 && freed >= options_.gradient_projection_trickle * most ? 0 : idle + 1;
   }
   return steps;
 }

@@ -32,7 +32,10 @@
 // 3. (release_rounds > 0: the trust region passes it with an exact
 //    preconditioner.) When step 2 ended with CG converged inside the ball,
 //    every entry on a bound where grad m(p) points into the box is freed at
-//    once and one face of step 2 is solved from p, at most release_rounds
+//    once and one face of step 2 is solved from p; from the second round on
+//    (a front that one release did not settle), step 1b's projected-gradient
+//    steps free the layers beyond the released entries first (when
+//    gradient_projection_after > 0). At most release_rounds
 //    times, until the model is stationary on the box to CG's tolerance or a
 //    round gains less than release_gain of the step's decrease so far (a
 //    round costs a solve on a new face, often a factorization): the projected Newton
