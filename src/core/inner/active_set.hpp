@@ -14,7 +14,8 @@
 // 1b. When the Cauchy points of gradient_projection_after steps in a row
 //    (this one included) freed bounds, GPCG's projected-gradient steps
 //    p <- P(p - t grad m(p)) (More & Toraldo, SIAM J. Optim. 1(1), 1991,
-//    Sec. 5) until three in a row free no entry: they free a wrongly active
+//    Sec. 5) until three in a row free no entry (or a trickle, below
+//    gradient_projection_trickle of the most one step freed): they free a wrongly active
 //    region layer by layer at one or two products a layer, where the Cauchy
 //    point of each trust-region step frees one layer only.
 // 2. Face by face: F = the entries strictly inside the box at p. Steihaug CG
