@@ -733,6 +733,70 @@ BOOST_AUTO_TEST_CASE(ReleaseRoundsFreeAWronglyActiveRegionBeyondTheCauchyPoint) 
   BOOST_TEST(decrease[1] > decrease[0]);
 }
 
+// Step 3 from its second round runs step 1b's projected-gradient steps from
+// the released entries (when gradient_projection_after > 0), with no streak
+// of Cauchy points behind it: they free the region further than the rounds
+// alone, never past the true contact set.
+BOOST_AUTO_TEST_CASE(ASecondReleaseRoundFreesTheLayersBeyondTheReleasedEntries) {
+  const StringOverACap cap(199);
+  const int n = cap.n, free_at_solution = cap.free_at_solution;
+  int free[2] = {0, 0}, steps[2] = {0, 0};
+  for (const int after : {0, 3}) {
+    BOOST_TEST_CONTEXT("after " << after) {
+      qpm::TrustRegionOptions options;
+      options.gradient_projection_after = after;
+      options.release_gain = 1e-12;
+      qpm::ActiveSetStep step(n, options);
+      Vector p(n);
+      const qpm::ActiveSetResult r = step.Solve(Dense(cap.laplacian), cap.g, cap.lower, cap.upper,
+                                                1e6, 1e-12, 10 * n, &p, nullptr, 0, nullptr, 0.0, 3);
+      BOOST_TEST((p.array() >= cap.lower.array()).all());
+      BOOST_TEST(r.released > 0);
+      BOOST_TEST(r.free <= free_at_solution + 2);
+      free[after > 0] = r.free;
+      steps[after > 0] = r.projected_gradient_steps;
+    }
+  }
+  BOOST_TEST(steps[0] == 0);
+  BOOST_TEST(steps[1] > 0);
+  BOOST_TEST(free[1] > free[0]);
+}
+
+// A projected-gradient step freeing fewer entries than
+// gradient_projection_trickle of the phase's most counts as idle. Two
+// strings over caps, of 199 and 99 entries (one block each of H): the short
+// one's fronts are freed first, after which a step frees half the entries it
+// did, a trickle at 0.9 (the phase ends three steps later) and not at 0.
+BOOST_AUTO_TEST_CASE(ATrickleOfFreedEntriesEndsTheProjectedGradientSteps) {
+  const StringOverACap a(199), b(99);
+  const int n = a.n + b.n;
+  MatrixXd h = MatrixXd::Zero(n, n);
+  h.topLeftCorner(a.n, a.n) = a.laplacian;
+  h.bottomRightCorner(b.n, b.n) = b.laplacian;
+  Vector g(n), lower(n), upper(n);
+  g << a.g, b.g;
+  lower << a.lower, b.lower;
+  upper << a.upper, b.upper;
+  std::vector<int> steps;
+  for (const double trickle : {0.0, 0.9}) {
+    BOOST_TEST_CONTEXT("trickle " << trickle) {
+      qpm::TrustRegionOptions options;
+      options.gradient_projection_trickle = trickle;
+      qpm::ActiveSetStep step(n, options);
+      Vector p(n);
+      const qpm::ActiveSetResult r =
+          step.Solve(Dense(h), g, lower, upper, 1e6, 1e-12, 10 * n, &p, nullptr, 2);
+      BOOST_TEST(r.cg.model_decrease > 0.0);
+      BOOST_TEST((p.array() >= lower.array()).all());
+      BOOST_TEST(r.free <= a.free_at_solution + b.free_at_solution + 4);
+      steps.push_back(r.projected_gradient_steps);
+    }
+  }
+  BOOST_TEST(steps[0] > 10);
+  BOOST_TEST(steps[1] >= 3);  // three idle steps at least
+  BOOST_TEST(steps[1] < steps[0]);
+}
+
 // The projected search's trials valued on the assembled H (one product a
 // face, H's columns at the clipped entries) take the steps of the search
 // that pays one product a trial: on random sparse H, definite and not, with
