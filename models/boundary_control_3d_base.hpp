@@ -12,7 +12,7 @@
 #ifndef QPM_MODELS_BOUNDARY_CONTROL_3D_BASE_HPP_
 #define QPM_MODELS_BOUNDARY_CONTROL_3D_BASE_HPP_
 
-#include <vector>
+#include <array>
 
 #include "recording_tnlp.hpp"
 
@@ -65,7 +65,7 @@ class BoundaryControl3dBase : public RecordingTnlp {
       }
     }
   }
-  std::vector<int> Neighbours(int i, int j, int k) const {
+  std::array<int, 6> Neighbours(int i, int j, int k) const {
     return {Point(i - 1, j, k), Point(i + 1, j, k), Point(i, j - 1, k),
             Point(i, j + 1, k), Point(i, j, k - 1), Point(i, j, k + 1)};
   }
