@@ -12,9 +12,11 @@
 #include "boundary_control_2d_tnlp.hpp"
 #include "boundary_control_3d_sin_tnlp.hpp"
 #include "boundary_control_3d_tnlp.hpp"
+#include "boundary_control_neumann_2d_tnlp.hpp"
 #include "distributed_control_2d_tnlp.hpp"
 #include "distributed_control_neumann_2d_tnlp.hpp"
 #include "luksan_vlcek4_tnlp.hpp"
+#include "parabolic_control_tnlp.hpp"
 #include "qpm/qpm.hpp"
 
 using Ipopt::SmartPtr;
@@ -54,9 +56,13 @@ double RelativeGap(double a, double reference) { return std::abs(a - reference) 
 
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(DerivativesOfTheSixModelsAgreeWithFiniteDifferences) {
+BOOST_AUTO_TEST_CASE(DerivativesOfTheEightModelsAgreeWithFiniteDifferences) {
   SmartPtr<BoundaryControl2dTnlp> square = new BoundaryControl2dTnlp(4);
   CheckSecondOrder(*square, 0.1, 1e-6);
+  SmartPtr<BoundaryControlNeumann2dTnlp> neumann_sides = new BoundaryControlNeumann2dTnlp(4);
+  CheckSecondOrder(*neumann_sides, 0.1, 1e-6);
+  SmartPtr<ParabolicControlTnlp> heat = new ParabolicControlTnlp(5);
+  CheckSecondOrder(*heat, 0.1, 1e-6);
   SmartPtr<BoundaryControl3dTnlp> boundary = new BoundaryControl3dTnlp(3);
   CheckSecondOrder(*boundary, 0.1, 1e-6);
   SmartPtr<BoundaryControl3dSinTnlp> sine = new BoundaryControl3dSinTnlp(3);
@@ -128,4 +134,24 @@ BOOST_AUTO_TEST_CASE(InteriorStepsThatStopImprovingLowerMuInsteadOfDrifting) {
   const Outcome qpm = Solve(app, new LuksanVlcek4Tnlp(19998, true));
   BOOST_TEST(qpm.status == Ipopt::Solve_Succeeded);
   BOOST_TEST(app->LastSummary().inner_iterations < 600);
+}
+
+// Boundary control through a nonlinear Neumann condition (MBndryCntrl5):
+// QPM's f at most Ipopt's.
+BOOST_AUTO_TEST_CASE(QpmEndsAtOrBelowIpoptsObjectiveOnTheNeumannBoundaryControl) {
+  const Outcome qpm = Solve(new qpm::QpmApplication(), new BoundaryControlNeumann2dTnlp(20));
+  const Outcome ipopt = Solve(IpoptApplicationFactory(), new BoundaryControlNeumann2dTnlp(20));
+  BOOST_TEST(qpm.status == Ipopt::Solve_Succeeded);
+  BOOST_TEST(ipopt.status == Ipopt::Solve_Succeeded);
+  BOOST_TEST(qpm.f <= ipopt.f * (1.0 + 1e-6));
+}
+
+// The parabolic control (MPara5_1): a fixed initial state, a nonlinear
+// boundary row; QPM's f at most Ipopt's.
+BOOST_AUTO_TEST_CASE(QpmEndsAtOrBelowIpoptsObjectiveOnTheParabolicControl) {
+  const Outcome qpm = Solve(new qpm::QpmApplication(), new ParabolicControlTnlp(20));
+  const Outcome ipopt = Solve(IpoptApplicationFactory(), new ParabolicControlTnlp(20));
+  BOOST_TEST(qpm.status == Ipopt::Solve_Succeeded);
+  BOOST_TEST(ipopt.status == Ipopt::Solve_Succeeded);
+  BOOST_TEST(qpm.f <= ipopt.f * (1.0 + 1e-6));
 }

@@ -1,17 +1,21 @@
 // Models of Ipopt's ScalableProblems, written here from their mathematics
 // (models/boundary_control_2d_tnlp.hpp: MBndryCntrl1;
+// models/boundary_control_neumann_2d_tnlp.hpp: MBndryCntrl5;
 // models/boundary_control_3d_tnlp.hpp: MBndryCntrl_3D;
 // models/boundary_control_3d_sin_tnlp.hpp: MBndryCntrl_3Dsin;
 // models/distributed_control_2d_tnlp.hpp: MDistCntrl1;
 // models/distributed_control_neumann_2d_tnlp.hpp: MDistCntrl4;
+// models/parabolic_control_tnlp.hpp: MPara5_1;
 // models/luksan_vlcek4_tnlp.hpp: LukVlE4, and LukVlI4 with its rows
 // -1 <= c <= 0), one solve per process, QPM or Ipopt at
 // their defaults with tol set. One CSV row:
 //
-//   ipopt_scalable --model boundary2d|boundary3d|boundary3dsin|distributed2d|neumann2d|lukvle4|lukvli4 --size N --solver qpm|ipopt
+//   ipopt_scalable --model boundary2d|boundaryneumann2d|boundary3d|boundary3dsin|distributed2d|neumann2d|
+//                          parabolic|lukvle4|lukvli4 --size N --solver qpm|ipopt
 //                  [--tol T] [--cpu S] [--option name=value]... [--header]
 //
-// --size is the original's N: points per dimension, or N of n = N + 2.
+// --size is the original's N: points per dimension (steps in x and t for
+// parabolic), or N of n = N + 2.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -22,9 +26,11 @@
 #include "boundary_control_2d_tnlp.hpp"
 #include "boundary_control_3d_sin_tnlp.hpp"
 #include "boundary_control_3d_tnlp.hpp"
+#include "boundary_control_neumann_2d_tnlp.hpp"
 #include "distributed_control_2d_tnlp.hpp"
 #include "distributed_control_neumann_2d_tnlp.hpp"
 #include "luksan_vlcek4_tnlp.hpp"
+#include "parabolic_control_tnlp.hpp"
 
 namespace {
 
@@ -55,6 +61,12 @@ int main(int argc, char** argv) {
   if (name == "boundary2d" && size >= 1) {
     auto* b = new BoundaryControl2dTnlp(size);
     model = b, n = b->variables(), m = b->rows();
+  } else if (name == "boundaryneumann2d" && size >= 1) {
+    auto* b = new BoundaryControlNeumann2dTnlp(size);
+    model = b, n = b->variables(), m = b->rows();
+  } else if (name == "parabolic" && size >= 3) {
+    auto* p = new ParabolicControlTnlp(size);
+    model = p, n = p->variables(), m = p->rows();
   } else if (name == "boundary3d" && size >= 1) {
     auto* b = new BoundaryControl3dTnlp(size);
     model = b, n = b->variables(), m = b->rows();
@@ -71,7 +83,9 @@ int main(int argc, char** argv) {
     auto* l = new LuksanVlcek4Tnlp(size, name == "lukvli4");
     model = l, n = l->variables(), m = l->rows();
   } else {
-    std::fprintf(stderr, "--model boundary2d, boundary3d, boundary3dsin, distributed2d or neumann2d (--size >= 1), or lukvle4, lukvli4 (--size >= 6)\n");
+    std::fprintf(stderr,
+                 "--model boundary2d, boundaryneumann2d, boundary3d, boundary3dsin, distributed2d or "
+                 "neumann2d (--size >= 1), parabolic (--size >= 3), or lukvle4, lukvli4 (--size >= 6)\n");
     return 2;
   }
   const bench::OneSolve one =

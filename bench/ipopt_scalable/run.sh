@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Models of Ipopt's ScalableProblems (bench/ipopt_scalable/ipopt_scalable.cpp,
 # written from their mathematics in models/): LukVlE4 and its inequality
-# form LukVlI4, MDistCntrl1, MDistCntrl4, MBndryCntrl1 and MBndryCntrl_3D at the sizes of
-# issue 36 and below, and MBndryCntrl_3Dsin (its item 4) at N = 5, 10, 20, Ipopt then QPM at their
+# form LukVlI4, MDistCntrl1, MDistCntrl4, MBndryCntrl1, MBndryCntrl5, MPara5_1 and MBndryCntrl_3D
+# at the sizes of issue 36 and below, and MBndryCntrl_3Dsin (its item 4) at N = 5, 10, 20, Ipopt then QPM at their
 # defaults, tol 1e-8, CPU_SECONDS (default 120) each, one process per solve.
 # Writes bench/ipopt_scalable/{results.csv,results.md}.
 #
@@ -23,7 +23,8 @@ one() {  # one solve; a killed process is recorded as such
   fi
 }
 for spec in "lukvle4 9998" "lukvle4 99998" "lukvli4 9998" "lukvli4 99998" "distributed2d 100" "distributed2d 200" \
-            "distributed2d 300" "neumann2d 100" "neumann2d 200" "neumann2d 300" "boundary2d 100" "boundary2d 300" "boundary3d 10" "boundary3d 20" \
+            "distributed2d 300" "neumann2d 100" "neumann2d 200" "neumann2d 300" "boundary2d 100" "boundary2d 300" "boundaryneumann2d 50" \
+            "boundaryneumann2d 150" "parabolic 100" "parabolic 200" "boundary3d 10" "boundary3d 20" \
             "boundary3dsin 5" "boundary3dsin 10" "boundary3dsin 20"; do
   set -- $spec
   one "$1" "$2" ipopt

@@ -8,7 +8,8 @@ import csv
 import math
 import sys
 
-NAMES = {"lukvle4": "LukVlE4", "lukvli4": "LukVlI4", "distributed2d": "MDistCntrl1", "neumann2d": "MDistCntrl4", "boundary2d": "MBndryCntrl1", "boundary3d": "MBndryCntrl_3D",
+NAMES = {"lukvle4": "LukVlE4", "lukvli4": "LukVlI4", "distributed2d": "MDistCntrl1", "neumann2d": "MDistCntrl4", "boundary2d": "MBndryCntrl1",
+         "boundaryneumann2d": "MBndryCntrl5", "parabolic": "MPara5_1", "boundary3d": "MBndryCntrl_3D",
          "boundary3dsin": "MBndryCntrl_3Dsin"}
 # Issue 36's must-show 2 is over the models at its sizes; the sine variant
 # (its item 4) is shown beside them, outside the mean.
