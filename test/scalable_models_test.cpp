@@ -56,13 +56,22 @@ double RelativeGap(double a, double reference) { return std::abs(a - reference) 
 
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(DerivativesOfTheEightModelsAgreeWithFiniteDifferences) {
+BOOST_AUTO_TEST_CASE(DerivativesOfTheModelsAgreeWithFiniteDifferences) {
   SmartPtr<BoundaryControl2dTnlp> square = new BoundaryControl2dTnlp(4);
   CheckSecondOrder(*square, 0.1, 1e-6);
-  SmartPtr<BoundaryControlNeumann2dTnlp> neumann_sides = new BoundaryControlNeumann2dTnlp(4);
-  CheckSecondOrder(*neumann_sides, 0.1, 1e-6);
-  SmartPtr<ParabolicControlTnlp> heat = new ParabolicControlTnlp(5);
-  CheckSecondOrder(*heat, 0.1, 1e-6);
+  for (int example = 5; example <= 8; ++example) {
+    BOOST_TEST_CONTEXT("MBndryCntrl" << example) {
+      SmartPtr<BoundaryControlNeumann2dTnlp> sides = new BoundaryControlNeumann2dTnlp(4, example);
+      CheckSecondOrder(*sides, 0.1, 1e-6);
+    }
+  }
+  using Heat = ParabolicControlTnlp::Example;
+  for (Heat example : {Heat::k5_1, Heat::k5_2_1, Heat::k5_2_2, Heat::k5_2_3}) {
+    BOOST_TEST_CONTEXT("MPara example " << static_cast<int>(example)) {
+      SmartPtr<ParabolicControlTnlp> heat = new ParabolicControlTnlp(5, example);
+      CheckSecondOrder(*heat, 0.1, 1e-6);
+    }
+  }
   SmartPtr<BoundaryControl3dTnlp> boundary = new BoundaryControl3dTnlp(3);
   CheckSecondOrder(*boundary, 0.1, 1e-6);
   SmartPtr<BoundaryControl3dSinTnlp> sine = new BoundaryControl3dSinTnlp(3);
@@ -139,8 +148,8 @@ BOOST_AUTO_TEST_CASE(InteriorStepsThatStopImprovingLowerMuInsteadOfDrifting) {
 // Boundary control through a nonlinear Neumann condition (MBndryCntrl5):
 // QPM's f at most Ipopt's.
 BOOST_AUTO_TEST_CASE(QpmEndsAtOrBelowIpoptsObjectiveOnTheNeumannBoundaryControl) {
-  const Outcome qpm = Solve(new qpm::QpmApplication(), new BoundaryControlNeumann2dTnlp(20));
-  const Outcome ipopt = Solve(IpoptApplicationFactory(), new BoundaryControlNeumann2dTnlp(20));
+  const Outcome qpm = Solve(new qpm::QpmApplication(), new BoundaryControlNeumann2dTnlp(20, 5));
+  const Outcome ipopt = Solve(IpoptApplicationFactory(), new BoundaryControlNeumann2dTnlp(20, 5));
   BOOST_TEST(qpm.status == Ipopt::Solve_Succeeded);
   BOOST_TEST(ipopt.status == Ipopt::Solve_Succeeded);
   BOOST_TEST(qpm.f <= ipopt.f * (1.0 + 1e-6));

@@ -2,7 +2,7 @@
 # Models of Ipopt's ScalableProblems (bench/ipopt_scalable/ipopt_scalable.cpp,
 # written from their mathematics in models/): LukVlE4 and its inequality
 # form LukVlI4, MDistCntrl1, MDistCntrl4, MBndryCntrl1, MBndryCntrl5, MPara5_1 and MBndryCntrl_3D
-# at the sizes of issue 36 and below, and MBndryCntrl_3Dsin (its item 4) at N = 5, 10, 20, Ipopt then QPM at their
+# at the sizes of issue 36 and below, MBndryCntrl6-8 and MPara5_2_1-3 at N = 100, and MBndryCntrl_3Dsin (its item 4) at N = 5, 10, 20, Ipopt then QPM at their
 # defaults, tol 1e-8, CPU_SECONDS (default 120) each, one process per solve.
 # Writes bench/ipopt_scalable/{results.csv,results.md}.
 #
@@ -24,7 +24,8 @@ one() {  # one solve; a killed process is recorded as such
 }
 for spec in "lukvle4 9998" "lukvle4 99998" "lukvli4 9998" "lukvli4 99998" "distributed2d 100" "distributed2d 200" \
             "distributed2d 300" "neumann2d 100" "neumann2d 200" "neumann2d 300" "boundary2d 100" "boundary2d 300" "boundaryneumann2d 50" \
-            "boundaryneumann2d 150" "parabolic 100" "parabolic 200" "boundary3d 10" "boundary3d 20" \
+            "boundaryneumann2d 150" "boundaryneumann2d-6 100" "boundaryneumann2d-7 100" "boundaryneumann2d-8 100" \
+            "parabolic 100" "parabolic 200" "parabolic-5.2.1 100" "parabolic-5.2.2 100" "parabolic-5.2.3 100" "boundary3d 10" "boundary3d 20" \
             "boundary3dsin 5" "boundary3dsin 10" "boundary3dsin 20"; do
   set -- $spec
   one "$1" "$2" ipopt
